@@ -1,0 +1,27 @@
+/**
+ * AppConfig — the only reader of the environment and the config file. Secrets are `Redacted`.
+ */
+import { Context, type Option, type Redacted } from "effect"
+
+export interface Iterm2Settings {
+  /** Absolute path of iTerm2's API socket (honours IT2_SUITE). */
+  readonly socketPath: string
+  /** Cookie and key handed over by iTerm2 (ITERM2_COOKIE / ITERM2_KEY), single-use. */
+  readonly cookie: Option.Option<Redacted.Redacted<string>>
+  readonly key: Option.Option<Redacted.Redacted<string>>
+  /** `osascript` executable used for the AppleScript cookie request. */
+  readonly osascript: string
+  /** Application name or path for AppleScript (IT2_APP_PATH or "iTerm2"). */
+  readonly appName: string
+  /** Per-request timeout in milliseconds. */
+  readonly requestTimeoutMs: number
+  /** Connect + handshake timeout in milliseconds. */
+  readonly connectTimeoutMs: number
+}
+
+export class AppConfig extends Context.Tag("termpilot/AppConfig")<
+  AppConfig,
+  {
+    readonly iterm2: Iterm2Settings
+  }
+>() {}

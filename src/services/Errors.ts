@@ -1,0 +1,35 @@
+/**
+ * Stable error codes and the tagged errors that carry them to the MCP caller.
+ * Every expected failure a tool can report is a `TermPilotError` with one of these codes;
+ * defects (broken invariants) are reported as `internal_error` by the tool adapter.
+ */
+import { Schema } from "effect"
+
+/** The stable, documented error codes (specs/errors.md). Never rename one. */
+export const ErrorCode = Schema.Literal(
+  "invalid_request",
+  "iterm2_unavailable",
+  "tmux_unavailable",
+  "session_not_found",
+  "no_current_session",
+  "session_not_ready",
+  "shell_integration_required",
+  "command_in_flight",
+  "command_timeout",
+  "session_lost",
+  "output_unavailable",
+  "request_not_found",
+  "not_permitted",
+  "internal_error"
+)
+export type ErrorCode = typeof ErrorCode.Type
+
+/** An expected failure with a stable code and a message a person can act on. */
+export class TermPilotError extends Schema.TaggedError<TermPilotError>()("TermPilotError", {
+  code: ErrorCode,
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
+
+export const fail = (code: ErrorCode, message: string, cause?: unknown) =>
+  new TermPilotError(cause === undefined ? { code, message } : { code, message, cause })

@@ -1,0 +1,26 @@
+/**
+ * PromptTracker — shell-integration events per session: a command started, a command ended with
+ * an exit status, a new prompt was drawn, the session ended. Subscribe before sending so that no
+ * event can be missed.
+ */
+import { Context, type Effect, type Queue, type Scope } from "effect"
+import type { TermPilotError } from "./Errors.js"
+
+export type PromptEvent =
+  | { readonly _tag: "CommandStart"; readonly promptId: string | null; readonly command: string | null }
+  | { readonly _tag: "CommandEnd"; readonly promptId: string | null; readonly exitCode: number }
+  | { readonly _tag: "Prompt"; readonly promptId: string | null }
+  | { readonly _tag: "SessionEnded" }
+
+export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
+  PromptTracker,
+  {
+    /**
+     * Events of one session from now until the scope closes. Fails with `session_not_found` or
+     * `shell_integration_required` when the session cannot be watched.
+     */
+    readonly watch: (
+      sessionId: string
+    ) => Effect.Effect<Queue.Dequeue<PromptEvent>, TermPilotError, Scope.Scope>
+  }
+>() {}

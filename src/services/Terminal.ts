@@ -1,0 +1,94 @@
+/**
+ * Terminal — what the tools need from a terminal backend (iTerm2 first, tmux later), independent
+ * of how the backend speaks. Every method targets one exact session id; nothing here resolves a
+ * label, a title or "current" into a write target.
+ */
+import { Context, type Effect, Schema } from "effect"
+import type { TermPilotError } from "./Errors.js"
+
+export const Readiness = Schema.Literal(
+  "ready",
+  "busy",
+  "input_pending",
+  "interactive",
+  "shell_integration_required",
+  "unknown"
+)
+export type Readiness = typeof Readiness.Type
+
+export const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+
+/** One session as the tools report it. Every key is always present; unknown values are null. */
+export const SessionInfo = Schema.Struct({
+  session_id: Schema.String,
+  backend: Schema.Literal("iterm2", "tmux"),
+  window_id: Schema.NullOr(Schema.String),
+  tab_id: Schema.NullOr(Schema.String),
+  window_number: Schema.NullOr(Schema.Number),
+  window_title: Schema.NullOr(Schema.String),
+  tab_title: Schema.NullOr(Schema.String),
+  session_title: Schema.NullOr(Schema.String),
+  hostname: Schema.NullOr(Schema.String),
+  username: Schema.NullOr(Schema.String),
+  cwd: Schema.NullOr(Schema.String),
+  tty: Schema.NullOr(Schema.String),
+  job_name: Schema.NullOr(Schema.String),
+  is_current: Schema.Boolean,
+  buried: Schema.Boolean,
+  execution_readiness: Readiness
+})
+export type SessionInfo = typeof SessionInfo.Type
+
+/** Bounds for a read: at most `maxLines` lines and `maxChars` code points, newest kept. */
+export interface ReadBounds {
+  readonly maxLines: number
+  readonly maxChars: number
+}
+
+/** Bounded text: `text` is the kept tail, `lineCount` its line count, `truncated` if bounds applied. */
+export interface BoundedText {
+  readonly text: string
+  readonly lineCount: number
+  readonly truncated: boolean
+}
+
+export interface Snapshot extends BoundedText {
+  readonly readiness: Readiness
+}
+
+/** What `submit` verified and sent: the prompt whose command line received the text. */
+export interface Submission {
+  /** Backend prompt/mark id of the prompt the command was typed at, when the backend has one. */
+  readonly promptId: string | null
+}
+
+export class Terminal extends Context.Tag("termpilot/Terminal")<
+  Terminal,
+  {
+    /** Every session of every window, tab, split pane (and buried sessions). */
+    readonly listSessions: Effect.Effect<ReadonlyArray<SessionInfo>, TermPilotError>
+    /** The focused session; fails with `no_current_session` when there is none. */
+    readonly currentSession: Effect.Effect<SessionInfo, TermPilotError>
+    /** One session by exact id; `session_not_found` otherwise. */
+    readonly getSession: (sessionId: string) => Effect.Effect<SessionInfo, TermPilotError>
+    /** Screen plus scrollback tail of one session, fetching no more lines than it returns. */
+    readonly read: (sessionId: string, bounds: ReadBounds) => Effect.Effect<Snapshot, TermPilotError>
+    /** Current readiness of one session. */
+    readonly readiness: (sessionId: string) => Effect.Effect<Readiness, TermPilotError>
+    /**
+     * Atomically re-check that the session is `ready` and type `command + "\r"` into it, with
+     * broadcast suppressed. Fails (having sent nothing) with `session_not_ready`,
+     * `shell_integration_required` or `session_not_found` when the check does not pass.
+     */
+    readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, TermPilotError>
+    /**
+     * The bounded tail of the output of the command typed at `promptId` (whole lines of its
+     * output range only), fetching no more lines than it returns.
+     */
+    readonly commandOutput: (
+      sessionId: string,
+      promptId: string,
+      bounds: ReadBounds
+    ) => Effect.Effect<BoundedText, TermPilotError>
+  }
+>() {}
