@@ -11,6 +11,8 @@ export type PromptEvent =
   | { readonly _tag: "CommandEnd"; readonly promptId: string | null; readonly exitCode: number }
   | { readonly _tag: "Prompt"; readonly promptId: string | null }
   | { readonly _tag: "SessionEnded" }
+  /** The backend connection dropped: events may have been missed; the outcome is unknown. */
+  | { readonly _tag: "Lost"; readonly message: string }
 
 export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
   PromptTracker,
