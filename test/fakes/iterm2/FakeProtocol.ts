@@ -1,0 +1,23 @@
+/**
+ * The seam between the fake iTerm2's transport (FakeIterm2Server: handshake, framing, ids, faults)
+ * and its world (sessions, prompts, request handlers). The server calls the handler once per
+ * decoded request and replies with the request's id.
+ */
+import type { ClientRequest, Notification, ServerResponse } from "../../../src/services/Iterm2Messages.js"
+
+/** One accepted WebSocket connection, as the world sees it. */
+export interface FakeConnectionHandle {
+  readonly id: number
+  /** Send an id-less notification to this connection (ignored once closed). */
+  push(notification: Notification): void
+  readonly closed: boolean
+  onClose(listener: () => void): void
+}
+
+/** Answers requests. `undefined` = reply with the id and no submessage (as iTerm2 does for an invalid LineRange). */
+export interface FakeRequestHandler {
+  handle(
+    request: ClientRequest,
+    connection: FakeConnectionHandle
+  ): Promise<ServerResponse | undefined> | ServerResponse | undefined
+}
