@@ -1,0 +1,155 @@
+/**
+ * Osc133 — pure helpers for shell-integration escape sequences: OSC 133 (FinalTerm prompt marks),
+ * OSC 7 (cwd as a file:// URL) and iTerm2's OSC 1337 CurrentDir/RemoteHost, an incremental OSC
+ * scanner for raw byte streams (e.g. tmux %output), and the prompt-lifecycle step iTerm2 applies.
+ */
+
+/** One OSC 133 mark. Letters as FinalTerm defines them. */
+export type Osc133Mark =
+  /** `A`: the prompt starts. */
+  | { readonly _tag: "PromptStart" }
+  /** `B`: the prompt ends, the command line starts. */
+  | { readonly _tag: "CommandLineStart" }
+  /** `C`: the command line was accepted; output starts here. */
+  | { readonly _tag: "CommandExecuted" }
+  /** `D[;status]`: the command finished (status absent when nothing ran). */
+  | { readonly _tag: "CommandFinished"; readonly exitCode: number | null }
+
+/** Parses the payload after `133;` (e.g. `"D;7"`, `"A;k=v"`); null when it is not a known mark. */
+export const parseOsc133 = (payload: string): Osc133Mark | null => {
+  const [letter, first] = payload.split(";")
+  switch (letter) {
+    case "A":
+      return { _tag: "PromptStart" }
+    case "B":
+      return { _tag: "CommandLineStart" }
+    case "C":
+      return { _tag: "CommandExecuted" }
+    case "D": {
+      if (first === undefined || !/^-?\d+$/.test(first)) return { _tag: "CommandFinished", exitCode: null }
+      return { _tag: "CommandFinished", exitCode: Number.parseInt(first, 10) }
+    }
+    default:
+      return null
+  }
+}
+
+/** What a shell reported about where it is. */
+export type LocationReport =
+  | { readonly _tag: "Directory"; readonly path: string; readonly host: string | null }
+  | { readonly _tag: "RemoteHost"; readonly user: string | null; readonly host: string }
+
+const decodePath = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+/** Parses an OSC 7 payload `file://host/path` (percent-decoded); null if it is not a file URL. */
+export const parseOsc7 = (payload: string): LocationReport | null => {
+  const match = /^file:\/\/([^/]*)(\/.*)?$/.exec(payload)
+  if (match === null) return null
+  const host = match[1] === undefined || match[1] === "" ? null : match[1]
+  return { _tag: "Directory", path: decodePath(match[2] ?? "/"), host }
+}
+
+/** Parses the OSC 1337 payloads `CurrentDir=<path>` and `RemoteHost=[user@]host`; null otherwise. */
+export const parseOsc1337 = (payload: string): LocationReport | null => {
+  const eq = payload.indexOf("=")
+  if (eq < 0) return null
+  const key = payload.slice(0, eq)
+  const value = payload.slice(eq + 1)
+  if (key === "CurrentDir") return value === "" ? null : { _tag: "Directory", path: value, host: null }
+  if (key === "RemoteHost") {
+    const at = value.lastIndexOf("@")
+    const host = at < 0 ? value : value.slice(at + 1)
+    if (host === "") return null
+    return { _tag: "RemoteHost", user: at < 0 ? null : value.slice(0, at), host }
+  }
+  return null
+}
+
+/** One complete OSC sequence found in a stream: its numeric identifier and payload. */
+export interface OscSequence {
+  readonly ident: number
+  readonly payload: string
+}
+
+/** Result of one scanner step: the sequences completed in this chunk and the unfinished tail. */
+export interface OscScan {
+  readonly sequences: ReadonlyArray<OscSequence>
+  /** An unterminated `ESC ]…` to prepend to the next chunk ("" when none). */
+  readonly carry: string
+}
+
+const MAX_CARRY = 64 * 1024
+
+/**
+ * Finds `ESC ] <ident> ; <payload> (BEL | ESC \)` sequences in `carry + chunk`. Sequences split
+ * across chunks are completed by the next call; an absurdly long unterminated one is dropped.
+ */
+export const scanOsc = (carry: string, chunk: string): OscScan => {
+  const text = carry + chunk
+  const sequences: Array<OscSequence> = []
+  let index = 0
+  for (;;) {
+    const start = text.indexOf("\x1b]", index)
+    if (start < 0) return { sequences, carry: "" }
+    const bel = text.indexOf("\x07", start + 2)
+    const st = text.indexOf("\x1b\\", start + 2)
+    const end = bel < 0 ? st : st < 0 ? bel : Math.min(bel, st)
+    if (end < 0) {
+      const rest = text.slice(start)
+      return { sequences, carry: rest.length > MAX_CARRY ? "" : rest }
+    }
+    const body = text.slice(start + 2, end)
+    const semi = body.indexOf(";")
+    const identText = semi < 0 ? body : body.slice(0, semi)
+    if (/^\d+$/.test(identText)) {
+      sequences.push({ ident: Number(identText), payload: semi < 0 ? "" : body.slice(semi + 1) })
+    }
+    index = end + (end === bel ? 1 : 2)
+  }
+}
+
+/** Where a prompt is in its life, as iTerm2 derives `prompt_state`. */
+export type PromptPhase = "none" | "prompt" | "editing" | "running" | "finished"
+
+/** What a mark means for the prompt it applies to (iTerm2's notification semantics). */
+export type PromptStep =
+  | { readonly _tag: "NewPrompt" }
+  | { readonly _tag: "PromptDrawn" }
+  | { readonly _tag: "CommandStarted" }
+  | { readonly _tag: "CommandEnded"; readonly exitCode: number }
+  /** D while the command line was being edited (no C): the command was abandoned. */
+  | { readonly _tag: "Aborted" }
+  | { readonly _tag: "Ignored" }
+
+/**
+ * One step of the prompt lifecycle as iTerm2's VT100Terminal applies it: A opens a new prompt,
+ * B ends its prompt text, C starts the command, D with a status after C ends it, D between B and C
+ * aborts, and D without a status after C changes nothing.
+ */
+export const stepPrompt = (
+  phase: PromptPhase,
+  mark: Osc133Mark
+): { phase: PromptPhase; step: PromptStep } => {
+  switch (mark._tag) {
+    case "PromptStart":
+      return { phase: "prompt", step: { _tag: "NewPrompt" } }
+    case "CommandLineStart":
+      return { phase: "editing", step: { _tag: "PromptDrawn" } }
+    case "CommandExecuted":
+      return phase === "editing"
+        ? { phase: "running", step: { _tag: "CommandStarted" } }
+        : { phase, step: { _tag: "Ignored" } }
+    case "CommandFinished":
+      if (phase === "editing") return { phase: "editing", step: { _tag: "Aborted" } }
+      if (phase === "running" && mark.exitCode !== null) {
+        return { phase: "finished", step: { _tag: "CommandEnded", exitCode: mark.exitCode } }
+      }
+      return { phase, step: { _tag: "Ignored" } }
+  }
+}
