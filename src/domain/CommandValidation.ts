@@ -6,7 +6,7 @@
 
 /** Most code points a command may have (the prototype's limit, counted as Python does). */
 export const MAX_COMMAND_CODE_POINTS = 8192
-/** Most code points a session id may have. */
+/** Most code points a session id (or request id) may have. */
 export const MAX_SESSION_ID_CODE_POINTS = 256
 
 /** Bidirectional override, embedding, isolate and mark characters (Trojan Source, CVE-2021-42574). */
@@ -75,14 +75,18 @@ export const validateCommand = (command: string): string | undefined => {
   return forbiddenCharacter("command", command)
 }
 
-/** Why `sessionId` is not a usable session id, or undefined: non-blank, ≤ 256 code points, no controls. */
-export const validateSessionId = (sessionId: string): string | undefined => {
-  if (sessionId.trim().length === 0) return "session_id must be non-empty"
-  if (
-    sessionId.length > 2 * MAX_SESSION_ID_CODE_POINTS ||
-    codePointLength(sessionId) > MAX_SESSION_ID_CODE_POINTS
-  ) {
-    return `session_id must be at most ${MAX_SESSION_ID_CODE_POINTS} characters`
+/**
+ * Why `value` is not a usable identifier named `field` (a session or request id), or undefined:
+ * non-blank, at most 256 code points, no control, bidi-control or lone-surrogate characters.
+ */
+export const validateIdentifier = (field: string, value: string): string | undefined => {
+  if (value.trim().length === 0) return `${field} must be non-empty`
+  if (value.length > 2 * MAX_SESSION_ID_CODE_POINTS || codePointLength(value) > MAX_SESSION_ID_CODE_POINTS) {
+    return `${field} must be at most ${MAX_SESSION_ID_CODE_POINTS} characters`
   }
-  return forbiddenCharacter("session_id", sessionId)
+  return forbiddenCharacter(field, value)
 }
+
+/** Why `sessionId` is not a usable session id, or undefined. */
+export const validateSessionId = (sessionId: string): string | undefined =>
+  validateIdentifier("session_id", sessionId)

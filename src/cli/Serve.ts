@@ -1,0 +1,43 @@
+/**
+ * The stdio MCP server as an Effect: connect a fresh server to stdin/stdout and serve until stdin
+ * closes (or the process is interrupted). stdout carries JSON-RPC only; the hint for a person who
+ * started it in a terminal goes to stderr.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { Console, Effect, Runtime } from "effect"
+import { makeServer, type ToolRunner } from "../tools/Server.js"
+import type { ToolServices } from "../tools/Tool.js"
+
+export const TTY_HINT = [
+  "termpilot: this is an MCP server speaking JSON-RPC on stdin/stdout; it is not interactive.",
+  "Add it to an MCP client instead, e.g. Claude Code: `claude mcp add termpilot -- termpilot`,",
+  'or a JSON config: { "mcpServers": { "termpilot": { "command": "termpilot" } } }.',
+  "Run `termpilot --help` for the other commands. Press Ctrl-D or Ctrl-C to quit."
+].join("\n")
+
+/** Resolves once stdin has ended or closed. */
+const stdinClosed = Effect.async<void>((resume) => {
+  const done = () => resume(Effect.void)
+  process.stdin.once("end", done)
+  process.stdin.once("close", done)
+  return Effect.sync(() => {
+    process.stdin.off("end", done)
+    process.stdin.off("close", done)
+  })
+})
+
+export const serveStdio: Effect.Effect<void, never, ToolServices> = Effect.scoped(
+  Effect.gen(function* () {
+    if (process.stdin.isTTY === true) yield* Console.error(TTY_HINT)
+    const runtime = yield* Effect.runtime<ToolServices>()
+    const run: ToolRunner = (effect, signal) =>
+      Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
+    const server = makeServer(run)
+    yield* Effect.acquireRelease(
+      Effect.promise(() => server.connect(new StdioServerTransport())),
+      () => Effect.promise(() => server.close())
+    )
+    yield* Effect.logDebug("MCP server listening on stdio")
+    yield* stdinClosed
+  })
+)

@@ -1,0 +1,69 @@
+/**
+ * Reusable input field Schemas for the tools: strict types (no coercion of "5" or "true"),
+ * bounds that appear in the published JSON Schema, defaults, descriptions, and one clear
+ * `invalid_request` message per field that names the field and its rule.
+ */
+import { Schema } from "effect"
+import { validateCommand, validateIdentifier } from "../domain/CommandValidation.js"
+
+/** Replace every nested issue message with `message`, so a field fails with one clear sentence. */
+const only = (message: string) => ({ message: () => ({ message, override: true }) })
+
+/** A required identifier (session or request id): non-blank, ≤ 256 code points, no control characters. */
+export const identifierField = (field: string, description: string) =>
+  Schema.String.annotations({ message: () => `${field} must be a string` })
+    .pipe(Schema.filter((value) => validateIdentifier(field, value) ?? true))
+    .annotations({ description })
+
+/** The command to run: one line, ≤ 8192 code points, no control or bidi-control characters. */
+export const commandField = (description: string) =>
+  Schema.String.annotations({ message: () => "command must be a string" })
+    .pipe(Schema.filter((value) => validateCommand(value) ?? true))
+    .annotations({ description })
+
+interface Bounds<A> {
+  readonly min: number
+  readonly max: number
+  readonly default: A
+  readonly description: string
+}
+
+/** An optional integer in [min, max] with a default. */
+export const integerField = (field: string, bounds: Bounds<number>) =>
+  Schema.optionalWith(
+    Schema.Number.pipe(Schema.int(), Schema.between(bounds.min, bounds.max)).annotations({
+      description: bounds.description,
+      default: bounds.default,
+      ...only(`${field} must be an integer between ${bounds.min} and ${bounds.max}`)
+    }),
+    { default: () => bounds.default }
+  )
+
+/** An optional number in (min, max] (exclusive minimum) with a default. */
+export const positiveNumberField = (field: string, bounds: Bounds<number>) =>
+  Schema.optionalWith(
+    Schema.Number.pipe(Schema.greaterThan(bounds.min), Schema.lessThanOrEqualTo(bounds.max)).annotations({
+      description: bounds.description,
+      default: bounds.default,
+      ...only(`${field} must be a number greater than ${bounds.min} and at most ${bounds.max}`)
+    }),
+    { default: () => bounds.default }
+  )
+
+/** An optional number in [min, max] (inclusive) with a default. */
+export const nonNegativeNumberField = (field: string, bounds: Bounds<number>) =>
+  Schema.optionalWith(
+    Schema.Number.pipe(Schema.between(bounds.min, bounds.max)).annotations({
+      description: bounds.description,
+      default: bounds.default,
+      ...only(`${field} must be a number between ${bounds.min} and ${bounds.max}`)
+    }),
+    { default: () => bounds.default }
+  )
+
+/** An optional boolean (JSON true/false only) with a default. */
+export const booleanField = (field: string, fallback: boolean, description: string) =>
+  Schema.optionalWith(
+    Schema.Boolean.annotations({ description, default: fallback, ...only(`${field} must be a boolean`) }),
+    { default: () => fallback }
+  )

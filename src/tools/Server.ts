@@ -1,0 +1,54 @@
+/**
+ * The MCP server factory: the SDK's low-level `Server` with tools/list and tools/call wired to the
+ * tool registry, `instructions` describing the normal flow, and tool calls run through the given
+ * runner (a ManagedRuntime or the CLI's runtime) so handlers see the backend services.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError
+} from "@modelcontextprotocol/sdk/types.js"
+import { type Effect, Exit } from "effect"
+import { errorResult, INTERNAL_ERROR_MESSAGE } from "./Adapter.js"
+import { SERVER_INSTRUCTIONS } from "./Descriptions.js"
+import { packageVersion } from "./PackageVersion.js"
+import { type RegisteredTool, toolRegistry } from "./Registry.js"
+import type { ToolServices } from "./Tool.js"
+
+/** Runs a tool program to its Exit; `signal` aborts it when the client cancels the request. */
+export type ToolRunner = <A, E>(
+  effect: Effect.Effect<A, E, ToolServices>,
+  signal?: AbortSignal
+) => Promise<Exit.Exit<A, E>>
+
+export interface ServerOptions {
+  /** Tools to publish; defaults to the full registry. */
+  readonly tools?: ReadonlyArray<RegisteredTool>
+  /** Reported as serverInfo.version; defaults to package.json's version. */
+  readonly version?: string
+}
+
+export const SERVER_NAME = "termpilot"
+
+/** A fresh, unconnected MCP Server; connect it to a transport with `server.connect(transport)`. */
+export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server => {
+  const tools = options.tools ?? toolRegistry()
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  const server = new Server(
+    { name: SERVER_NAME, title: "TermPilot", version: options.version ?? packageVersion() },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS }
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name)
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
+    const exit = await run(tool.call(request.params.arguments), extra.signal)
+    // The adapter never fails; only an interruption (the client cancelled) lands here.
+    return Exit.isSuccess(exit) ? exit.value : errorResult("internal_error", INTERNAL_ERROR_MESSAGE)
+  })
+  return server
+}

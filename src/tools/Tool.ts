@@ -1,0 +1,48 @@
+/**
+ * What a TermPilot MCP tool is: plain data (name, title, description, annotations, one input and
+ * one output Schema) plus an Effect handler over the backend services. The adapter (Adapter.ts)
+ * is the only code that turns one into an MCP `CallToolResult`.
+ */
+import type { Effect, Schema } from "effect"
+import type { CommandRunner } from "../services/CommandRunner.js"
+import type { TermPilotError } from "../services/Errors.js"
+import type { Terminal } from "../services/Terminal.js"
+
+/** The services a tool handler may use. */
+export type ToolServices = Terminal | CommandRunner
+
+/** MCP tool annotations; all four hints are always set explicitly (unset hints mean "may destroy"). */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean
+  readonly destructiveHint: boolean
+  readonly idempotentHint: boolean
+  readonly openWorldHint: boolean
+}
+
+/** Annotations of a tool that only observes: no writes, repeatable, closed world. */
+export const readerAnnotations: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false
+}
+
+export interface Tool<I, IE, O, OE> {
+  /** snake_case MCP tool name (stable; part of the contract). */
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly annotations: ToolAnnotations
+  /** The one input Schema: decoding validates and fills defaults; JSON Schema is derived from it. */
+  readonly input: Schema.Schema<I, IE>
+  /** The one output Schema: the handler's value is encoded with it into `structuredContent`. */
+  readonly output: Schema.Schema<O, OE>
+  readonly handler: (input: I) => Effect.Effect<O, TermPilotError, ToolServices>
+  /** A one-line human summary of a successful output, for the text content. */
+  readonly summary: (output: O) => string
+  /** Whether a successful output still reports a tool error (`isError: true`), e.g. a rejection. */
+  readonly isErrorOutput?: (output: O) => boolean
+}
+
+/** Identity with inference: lets each tool module state its types once. */
+export const defineTool = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): Tool<I, IE, O, OE> => tool
