@@ -1,0 +1,58 @@
+/**
+ * Tail bounding of terminal text: keep the newest lines within a line and a character budget.
+ * Characters are Unicode code points (as the prototype's Python limits were), never UTF-16 units,
+ * and a surrogate pair is never split.
+ */
+import type { BoundedText, ReadBounds } from "../services/Terminal.js"
+
+/** The last `count` code points of `text` (the whole text when it is shorter). */
+export const codePointTail = (text: string, count: number): string => {
+  if (count <= 0) return ""
+  let index = text.length
+  let taken = 0
+  while (index > 0 && taken < count) {
+    const low = text.charCodeAt(index - 1)
+    const high = index >= 2 ? text.charCodeAt(index - 2) : 0
+    index -= low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1
+    taken++
+  }
+  return text.slice(index)
+}
+
+const codePoints = (text: string): number => {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+/**
+ * Bound `lines` (logical lines, oldest first, without line terminators) to the newest
+ * `maxLines` lines and `maxChars` code points, counting the "\n" between kept lines. Trailing
+ * whitespace of each line is removed first (terminal rows are padded). When over `maxChars`,
+ * whole older lines are dropped; only when the newest line alone exceeds the budget is it cut,
+ * keeping its tail. `truncated` says whether anything was left out.
+ */
+export const boundTail = (lines: ReadonlyArray<string>, bounds: ReadBounds): BoundedText => {
+  const maxLines = Math.max(0, Math.floor(bounds.maxLines))
+  const maxChars = Math.max(0, Math.floor(bounds.maxChars))
+  const kept: Array<string> = []
+  let used = 0
+  let truncated = false
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (kept.length >= maxLines) {
+      truncated = true
+      break
+    }
+    const line = (lines[i] ?? "").trimEnd()
+    const cost = codePoints(line) + (kept.length === 0 ? 0 : 1)
+    if (used + cost > maxChars) {
+      truncated = true
+      if (kept.length === 0 && maxChars > 0) kept.push(codePointTail(line, maxChars))
+      break
+    }
+    kept.push(line)
+    used += cost
+  }
+  kept.reverse()
+  return { text: kept.join("\n"), lineCount: kept.length, truncated }
+}
