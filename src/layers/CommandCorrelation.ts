@@ -1,0 +1,74 @@
+/**
+ * Correlation of one sent command with the session's shell-integration events: which event ends
+ * the watch, and why. Pure rules (`step`) plus the loop that feeds them from the watch queue.
+ * Prompt ids are compared only when both sides have one; an unknown id is never taken as proof.
+ */
+import { Effect, Exit, Queue } from "effect"
+import type { PromptEvent } from "../services/PromptTracker.js"
+
+/** Why the watch of a sent command ended. */
+export type Outcome =
+  | { readonly _tag: "Ended"; readonly exitCode: number; readonly promptId: string | null }
+  | { readonly _tag: "Aborted" }
+  | { readonly _tag: "Foreign"; readonly detail: string }
+  | { readonly _tag: "SessionEnded" }
+  | { readonly _tag: "Lost"; readonly message: string }
+
+export interface WatchState {
+  /** The prompt the command was typed at (Submission.promptId). */
+  readonly ours: string | null
+  /** Whether a CommandStart attributed to our command was seen. */
+  readonly started: boolean
+}
+
+const same = (a: string | null, b: string | null): boolean => a !== null && b !== null && a === b
+const different = (a: string | null, b: string | null): boolean => a !== null && b !== null && a !== b
+
+/**
+ * One event: either the next state or the outcome. A start or end carrying another prompt's id is
+ * foreign; a start or end without ids is taken as ours (the backend gave nothing to tell them
+ * apart). A new prompt before our end means the command line never produced an exit status.
+ */
+export const step = (state: WatchState, event: PromptEvent): WatchState | Outcome => {
+  switch (event._tag) {
+    case "CommandStart":
+      if (different(state.ours, event.promptId)) {
+        return {
+          _tag: "Foreign",
+          detail: `another command started there (prompt ${event.promptId}, ours was typed at prompt ${state.ours})`
+        }
+      }
+      return { ...state, started: true }
+    case "CommandEnd":
+      if (different(state.ours, event.promptId)) {
+        return {
+          _tag: "Foreign",
+          detail: `a command of another prompt ended there (prompt ${event.promptId}, ours was typed at prompt ${state.ours})`
+        }
+      }
+      return { _tag: "Ended", exitCode: event.exitCode, promptId: event.promptId ?? state.ours }
+    case "Prompt":
+      if (same(state.ours, event.promptId)) return state
+      if (different(state.ours, event.promptId) || state.started) return { _tag: "Aborted" }
+      return state
+    case "SessionEnded":
+      return { _tag: "SessionEnded" }
+    case "Lost":
+      return { _tag: "Lost", message: event.message }
+  }
+}
+
+const isOutcome = (value: WatchState | Outcome): value is Outcome => "_tag" in value
+
+/** Take events until one decides the outcome. A queue that shuts down counts as a lost connection. */
+export const correlate = (events: Queue.Dequeue<PromptEvent>, ours: string | null): Effect.Effect<Outcome> =>
+  Effect.gen(function* () {
+    let state: WatchState = { ours, started: false }
+    for (;;) {
+      const taken = yield* Effect.exit(Queue.take(events))
+      if (Exit.isFailure(taken)) return { _tag: "Lost", message: "the session's event stream ended" } as const
+      const next = step(state, taken.value)
+      if (isOutcome(next)) return next
+      state = next
+    }
+  })

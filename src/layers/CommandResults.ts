@@ -1,0 +1,133 @@
+/**
+ * Builders for the CommandResult of each run_command outcome, so every status carries the same
+ * keys, the right `sent` flag and a message a person can act on. No effects here.
+ */
+import type { CommandResult, RunRequest } from "../services/CommandRunner.js"
+import type { ErrorCode } from "../services/Errors.js"
+import type { BoundedText } from "../services/Terminal.js"
+
+/** What every result of one request shares. */
+export interface RequestContext {
+  readonly request: RunRequest
+  readonly requestId: string
+  readonly startedMs: number
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+const base = (ctx: RequestContext): CommandResult => ({
+  request_id: ctx.requestId,
+  session_id: ctx.request.sessionId,
+  command: ctx.request.command,
+  status: "submitted",
+  sent: false,
+  exit_code: null,
+  output: null,
+  truncated: false,
+  output_line_count: 0,
+  started_at: iso(ctx.startedMs),
+  finished_at: null,
+  duration_ms: null,
+  error_code: null,
+  message: null
+})
+
+const finished = (ctx: RequestContext, atMs: number) => ({
+  finished_at: iso(atMs),
+  duration_ms: Math.max(0, atMs - ctx.startedMs)
+})
+
+/** Nothing was sent: the session refused it (`rejected`) or the backend failed before sending (`error`). */
+export const notSent = (
+  ctx: RequestContext,
+  status: "rejected" | "error",
+  code: ErrorCode,
+  message: string,
+  atMs: number
+): CommandResult => ({ ...base(ctx), ...finished(ctx, atMs), status, error_code: code, message })
+
+/** The send failed in a way that may have typed the command: reported as sent, never as rejected. */
+export const maybeSent = (
+  ctx: RequestContext,
+  code: ErrorCode,
+  detail: string,
+  atMs: number
+): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "error",
+  sent: true,
+  error_code: code,
+  message: `Sending the command to session '${ctx.request.sessionId}' failed partway (${detail}); it may have been typed into the session. Read the terminal before retrying.`
+})
+
+export const submitted = (ctx: RequestContext): CommandResult => ({ ...base(ctx), sent: true })
+
+export const timedOut = (ctx: RequestContext): CommandResult => ({
+  ...base(ctx),
+  status: "timed_out",
+  sent: true,
+  error_code: "command_timeout",
+  message: `Stopped waiting after ${ctx.request.timeoutSeconds} seconds; the command may still be running. Use get_command_result with request_id ${ctx.requestId} to get its result later.`
+})
+
+/** The background watch itself gave up (it is bounded so nothing is watched forever). */
+export const watchExpired = (ctx: RequestContext, hours: number, atMs: number): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "timed_out",
+  sent: true,
+  error_code: "command_timeout",
+  message: `Stopped watching after ${hours} hours without an exit status; the command may still be running. Read the terminal to see what happened.`
+})
+
+export const completed = (
+  ctx: RequestContext,
+  exitCode: number,
+  output: BoundedText,
+  atMs: number
+): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "completed",
+  sent: true,
+  exit_code: exitCode,
+  output: output.text,
+  truncated: output.truncated,
+  output_line_count: output.lineCount
+})
+
+export const aborted = (ctx: RequestContext, atMs: number): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "completed",
+  sent: true,
+  message:
+    "The shell showed a new prompt without reporting an exit status: the command line was probably cancelled or edited before it ran."
+})
+
+/** Sent and observed, but the outcome is an error; `exitCode` is kept when it is known. */
+export const sentError = (
+  ctx: RequestContext,
+  code: ErrorCode,
+  message: string,
+  atMs: number,
+  exitCode: number | null = null
+): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "error",
+  sent: true,
+  exit_code: exitCode,
+  error_code: code,
+  message
+})
+
+export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult => ({
+  ...base(ctx),
+  ...finished(ctx, atMs),
+  status: "session_lost",
+  sent: true,
+  error_code: "session_lost",
+  message: `Session '${ctx.request.sessionId}' closed before the command finished; its exit status is unknown.`
+})

@@ -1,0 +1,295 @@
+/**
+ * FakeTerminal — an in-memory Terminal + PromptTracker backend with a driver (FakeTerminalDriver)
+ * for tests above the backend: sessions with readiness and a current prompt, a ledger of every
+ * submit that really "sent", scripted prompt events, per-prompt command output and injected faults.
+ * `submit` honours readiness as the real backend must: refused means nothing reaches the ledger.
+ */
+import { Context, Effect, Layer, Option, PubSub, Ref, Stream, SubscriptionRef } from "effect"
+import { boundTail } from "../../src/domain/TextBounds.js"
+import { fail, type TermPilotError } from "../../src/services/Errors.js"
+import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
+import {
+  type BoundedText,
+  type ReadBounds,
+  type Readiness,
+  type SessionInfo,
+  Terminal
+} from "../../src/services/Terminal.js"
+
+export interface SentCommand {
+  readonly sessionId: string
+  readonly command: string
+  readonly promptId: string | null
+}
+
+export interface OutputRequest {
+  readonly sessionId: string
+  readonly promptId: string
+  readonly bounds: ReadBounds
+}
+
+export type FaultyMethod = "submit" | "watch" | "commandOutput" | "readiness" | "read" | "getSession"
+
+export interface Fault {
+  readonly error: TermPilotError
+  /** For `submit`: record the send in the ledger first, then fail (text left, reply lost). */
+  readonly afterSend?: boolean
+}
+
+export interface SessionSetup {
+  readonly readiness?: Readiness
+  /** The prompt the next command will be typed at; null = the backend gives no prompt ids. */
+  readonly promptId?: string | null
+  readonly screen?: string
+}
+
+export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
+  FakeTerminalDriver,
+  {
+    readonly addSession: (sessionId: string, setup?: SessionSetup) => Effect.Effect<void>
+    readonly setReadiness: (sessionId: string, readiness: Readiness) => Effect.Effect<void>
+    readonly setPromptId: (sessionId: string, promptId: string | null) => Effect.Effect<void>
+    /** Every command that was actually typed, in order. */
+    readonly ledger: Effect.Effect<ReadonlyArray<SentCommand>>
+    /** Wait (event-driven, no polling) until at least `count` commands were sent; the ledger then. */
+    readonly awaitSent: (count: number) => Effect.Effect<ReadonlyArray<SentCommand>>
+    /** Publish one event to the session's current watchers. */
+    readonly emit: (sessionId: string, event: PromptEvent) => Effect.Effect<void>
+    /** Events published inside the next successful submit, right after the text is sent. */
+    readonly emitOnSubmit: (sessionId: string, events: ReadonlyArray<PromptEvent>) => Effect.Effect<void>
+    /** The full output of the command typed at `promptId`; reads return its bounded tail. */
+    readonly setOutput: (sessionId: string, promptId: string, output: string) => Effect.Effect<void>
+    /** Make the next call of `method` fail with `fault.error`. */
+    readonly failNext: (method: FaultyMethod, fault: Fault) => Effect.Effect<void>
+    /** Remove the session and tell its watchers it ended. */
+    readonly closeSession: (sessionId: string) => Effect.Effect<void>
+    /** The backend connection dropped: every watcher gets a Lost event. */
+    readonly loseConnection: (message: string) => Effect.Effect<void>
+    /** Open PromptTracker subscriptions on the session. */
+    readonly watchers: (sessionId: string) => Effect.Effect<number>
+    readonly outputRequests: Effect.Effect<ReadonlyArray<OutputRequest>>
+  }
+>() {}
+
+interface FakeSession {
+  readonly readiness: Readiness
+  readonly promptId: string | null
+  readonly screen: string
+  readonly hub: PubSub.PubSub<PromptEvent>
+  readonly watchers: number
+  readonly onSubmit: ReadonlyArray<PromptEvent>
+}
+
+/** The text as the backend's lines (one trailing newline ends the last line), bounded like a real read. */
+const bounded = (text: string, bounds: ReadBounds): BoundedText =>
+  boundTail(text.length === 0 ? [] : text.replace(/\n$/, "").split("\n"), bounds)
+
+const notReadyMessage = (sessionId: string, readiness: Readiness): string =>
+  readiness === "input_pending"
+    ? `Session '${sessionId}' has pending input at the shell prompt.`
+    : `Session '${sessionId}' is not at a verified shell command boundary (${readiness}).`
+
+const info = (sessionId: string, session: FakeSession, current: boolean): SessionInfo => ({
+  session_id: sessionId,
+  backend: "iterm2",
+  window_id: null,
+  tab_id: null,
+  window_number: null,
+  window_title: null,
+  tab_title: null,
+  session_title: null,
+  hostname: null,
+  username: null,
+  cwd: null,
+  tty: null,
+  job_name: null,
+  is_current: current,
+  buried: false,
+  execution_readiness: session.readiness
+})
+
+const make = Effect.gen(function* () {
+  const sessions = yield* Ref.make<ReadonlyMap<string, FakeSession>>(new Map())
+  const ledger = yield* SubscriptionRef.make<ReadonlyArray<SentCommand>>([])
+  const outputs = yield* Ref.make<ReadonlyMap<string, string>>(new Map())
+  const outputRequests = yield* Ref.make<ReadonlyArray<OutputRequest>>([])
+  const faults = yield* Ref.make<ReadonlyMap<FaultyMethod, Fault>>(new Map())
+
+  const update = (sessionId: string, f: (s: FakeSession) => FakeSession) =>
+    Ref.update(sessions, (map) => {
+      const session = map.get(sessionId)
+      return session === undefined ? map : new Map(map).set(sessionId, f(session))
+    })
+  const lookup = (sessionId: string) =>
+    Effect.flatMap(Ref.get(sessions), (map) => {
+      const session = map.get(sessionId)
+      return session === undefined
+        ? Effect.fail(fail("session_not_found", `Session '${sessionId}' was not found.`))
+        : Effect.succeed(session)
+    })
+  /** Fails with the injected fault for `method`, consuming it. */
+  const takeFault = (method: FaultyMethod) =>
+    Ref.modify(faults, (map): [Fault | undefined, ReadonlyMap<FaultyMethod, Fault>] => {
+      const fault = map.get(method)
+      if (fault === undefined) return [undefined, map]
+      const next = new Map(map)
+      next.delete(method)
+      return [fault, next]
+    })
+  const faultFor = (method: FaultyMethod) =>
+    Effect.flatMap(takeFault(method), (fault) =>
+      fault === undefined ? Effect.void : Effect.fail(fault.error)
+    )
+
+  const publish = (sessionId: string, event: PromptEvent) =>
+    Effect.gen(function* () {
+      const session = (yield* Ref.get(sessions)).get(sessionId)
+      if (session === undefined) return
+      // The shell's state follows its events: busy once a command starts, ready at a new prompt.
+      if (event._tag === "CommandStart") yield* update(sessionId, (s) => ({ ...s, readiness: "busy" }))
+      if (event._tag === "Prompt") {
+        yield* update(sessionId, (s) => ({
+          ...s,
+          readiness: "ready",
+          promptId: event.promptId ?? s.promptId
+        }))
+      }
+      yield* PubSub.publish(session.hub, event)
+    })
+
+  const submit = (sessionId: string, command: string) =>
+    Effect.gen(function* () {
+      const fault = yield* takeFault("submit")
+      if (fault !== undefined && fault.afterSend !== true) return yield* Effect.fail(fault.error)
+      const session = yield* lookup(sessionId)
+      if (session.readiness === "shell_integration_required") {
+        return yield* fail(
+          "shell_integration_required",
+          "Shell Integration is required before a command can be submitted safely."
+        )
+      }
+      if (session.readiness !== "ready") {
+        return yield* fail("session_not_ready", notReadyMessage(sessionId, session.readiness))
+      }
+      yield* SubscriptionRef.update(ledger, (l) => [...l, { sessionId, command, promptId: session.promptId }])
+      yield* update(sessionId, (s) => ({ ...s, readiness: "busy", onSubmit: [] }))
+      for (const event of session.onSubmit) yield* publish(sessionId, event)
+      if (fault !== undefined) return yield* Effect.fail(fault.error)
+      return { promptId: session.promptId }
+    }).pipe(Effect.uninterruptible)
+
+  const terminal = Terminal.of({
+    listSessions: Effect.map(Ref.get(sessions), (map) =>
+      Array.from(map, ([id, s], i) => info(id, s, i === 0))
+    ),
+    currentSession: Effect.flatMap(Ref.get(sessions), (map) => {
+      const first = map.entries().next()
+      return first.done === true
+        ? Effect.fail(fail("no_current_session", "iTerm2 has no current terminal session."))
+        : Effect.succeed(info(first.value[0], first.value[1], true))
+    }),
+    getSession: (sessionId) =>
+      Effect.zipRight(
+        faultFor("getSession"),
+        Effect.map(lookup(sessionId), (s) => info(sessionId, s, false))
+      ),
+    read: (sessionId, bounds) =>
+      Effect.zipRight(
+        faultFor("read"),
+        Effect.map(lookup(sessionId), (s) => ({
+          ...bounded(s.screen, bounds),
+          readiness: s.readiness
+        }))
+      ),
+    readiness: (sessionId) =>
+      Effect.zipRight(
+        faultFor("readiness"),
+        Effect.map(lookup(sessionId), (s) => s.readiness)
+      ),
+    submit,
+    commandOutput: (sessionId, promptId, bounds) =>
+      Effect.gen(function* () {
+        yield* Ref.update(outputRequests, (r) => [...r, { sessionId, promptId, bounds }])
+        yield* faultFor("commandOutput")
+        yield* lookup(sessionId)
+        const output = (yield* Ref.get(outputs)).get(`${sessionId}\u0000${promptId}`)
+        if (output === undefined) {
+          return yield* fail("output_unavailable", "The command output is unavailable.")
+        }
+        return bounded(output, bounds)
+      })
+  })
+
+  const tracker = PromptTracker.of({
+    watch: (sessionId) =>
+      Effect.gen(function* () {
+        yield* faultFor("watch")
+        const session = yield* lookup(sessionId)
+        if (session.readiness === "shell_integration_required") {
+          return yield* fail(
+            "shell_integration_required",
+            "Shell Integration is required for this operation."
+          )
+        }
+        yield* Effect.acquireRelease(
+          update(sessionId, (s) => ({ ...s, watchers: s.watchers + 1 })),
+          () => update(sessionId, (s) => ({ ...s, watchers: s.watchers - 1 }))
+        )
+        return yield* PubSub.subscribe(session.hub)
+      })
+  })
+
+  const driver = FakeTerminalDriver.of({
+    addSession: (sessionId, setup = {}) =>
+      Effect.flatMap(PubSub.unbounded<PromptEvent>(), (hub) =>
+        Ref.update(sessions, (map) =>
+          new Map(map).set(sessionId, {
+            readiness: setup.readiness ?? "ready",
+            promptId: setup.promptId === undefined ? `${sessionId}-prompt-1` : setup.promptId,
+            screen: setup.screen ?? "",
+            hub,
+            watchers: 0,
+            onSubmit: []
+          })
+        )
+      ),
+    setReadiness: (sessionId, readiness) => update(sessionId, (s) => ({ ...s, readiness })),
+    setPromptId: (sessionId, promptId) => update(sessionId, (s) => ({ ...s, promptId })),
+    ledger: SubscriptionRef.get(ledger),
+    awaitSent: (count) =>
+      ledger.changes.pipe(
+        Stream.filter((l) => l.length >= count),
+        Stream.runHead,
+        Effect.map(Option.getOrElse((): ReadonlyArray<SentCommand> => []))
+      ),
+    emit: publish,
+    emitOnSubmit: (sessionId, events) => update(sessionId, (s) => ({ ...s, onSubmit: events })),
+    setOutput: (sessionId, promptId, output) =>
+      Ref.update(outputs, (map) => new Map(map).set(`${sessionId}\u0000${promptId}`, output)),
+    failNext: (method, fault) => Ref.update(faults, (map) => new Map(map).set(method, fault)),
+    closeSession: (sessionId) =>
+      Effect.gen(function* () {
+        yield* publish(sessionId, { _tag: "SessionEnded" })
+        yield* Ref.update(sessions, (map) => {
+          const next = new Map(map)
+          next.delete(sessionId)
+          return next
+        })
+      }),
+    loseConnection: (message) =>
+      Effect.gen(function* () {
+        for (const id of (yield* Ref.get(sessions)).keys()) yield* publish(id, { _tag: "Lost", message })
+      }),
+    watchers: (sessionId) => Effect.map(Ref.get(sessions), (map) => map.get(sessionId)?.watchers ?? 0),
+    outputRequests: Ref.get(outputRequests)
+  })
+
+  return Context.make(Terminal, terminal).pipe(
+    Context.add(PromptTracker, tracker),
+    Context.add(FakeTerminalDriver, driver)
+  )
+})
+
+/** Terminal + PromptTracker backed by the fake world, plus its driver. No sessions until added. */
+export const FakeTerminalLayer: Layer.Layer<Terminal | PromptTracker | FakeTerminalDriver> =
+  Layer.effectContext(make)

@@ -1,0 +1,27 @@
+/**
+ * Shared setup for the CommandRunner tests: a fresh runner over a fresh FakeTerminal world per
+ * test, and a run request with the tool's defaults.
+ */
+import { Effect, Layer } from "effect"
+import { CommandRunnerLive } from "../../src/layers/CommandRunnerLive.js"
+import type { RunRequest } from "../../src/services/CommandRunner.js"
+import { FakeTerminalLayer } from "../fakes/FakeTerminal.js"
+
+export const world = CommandRunnerLive.pipe(Layer.provideMerge(FakeTerminalLayer))
+
+export const request = (
+  sessionId: string,
+  command: string,
+  overrides: Partial<RunRequest> = {}
+): RunRequest => ({
+  sessionId,
+  command,
+  waitForCompletion: true,
+  timeoutSeconds: 30,
+  maxOutputChars: 32768,
+  ...overrides
+})
+
+/** Run `self` in a fresh world (runner + fake backend), closed when it ends. */
+export const inWorld = <A, E>(self: Effect.Effect<A, E, Layer.Layer.Success<typeof world>>) =>
+  Effect.provide(self, world)
