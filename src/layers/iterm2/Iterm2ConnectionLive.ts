@@ -1,0 +1,142 @@
+/**
+ * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
+ * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
+ * notifications out to every `events` subscriber, and serialises transactions.
+ */
+import { Effect, Layer, Option, PubSub, Redacted, Ref } from "effect"
+import { AppConfig } from "../../services/AppConfig.js"
+import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "../../services/Iterm2Connection.js"
+import type { ClientRequest, ServerResponse } from "../../services/Iterm2Messages.js"
+import { type Credentials, requestCookieViaAppleScript } from "./Auth.js"
+import { openSocket } from "./Handshake.js"
+import { makeRpc, type RpcConnection } from "./Rpc.js"
+
+export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfig> = Layer.scoped(
+  Iterm2Connection,
+  Effect.gen(function* () {
+    const { iterm2: settings } = yield* AppConfig
+    const events = yield* PubSub.unbounded<Iterm2Event>()
+    const runFork = Effect.runFork
+    let lastId = 0
+    /** ITERM2_COOKIE / ITERM2_KEY: single-use, taken by the first connection attempt. */
+    const envCredentials = yield* Ref.make<Credentials | undefined>(
+      Option.match(settings.cookie, {
+        onNone: () => undefined,
+        onSome: (cookie) => ({
+          cookie: Redacted.value(cookie),
+          key: Option.getOrUndefined(Option.map(settings.key, Redacted.value)),
+          source: "env" as const
+        })
+      })
+    )
+    const current = yield* Ref.make<RpcConnection | undefined>(undefined)
+    const connectLock = yield* Effect.makeSemaphore(1)
+    const transactionLock = yield* Effect.makeSemaphore(1)
+
+    const appleScript = requestCookieViaAppleScript({
+      osascript: settings.osascript,
+      appName: settings.appName,
+      timeoutMs: settings.connectTimeoutMs
+    })
+
+    const handshake = (credentials: Credentials | undefined) =>
+      openSocket({ socketPath: settings.socketPath, credentials, timeoutMs: settings.connectTimeoutMs })
+
+    /** AppleScript credentials, or none (with the reason kept for a final 401 message). */
+    const viaAppleScript = appleScript.pipe(
+      Effect.map((outcome) =>
+        outcome._tag === "Credentials"
+          ? { credentials: outcome.credentials, why: undefined }
+          : { credentials: undefined, why: outcome.why }
+      )
+    )
+
+    const explain401 = (why: string | undefined) => (error: Iterm2Error) =>
+      error.reason === "auth_denied" && why !== undefined
+        ? new Iterm2Error({ reason: error.reason, message: `${error.message} (No cookie: ${why}.)` })
+        : error
+
+    const authenticateAndOpen = Effect.gen(function* () {
+      const fromEnv = yield* Ref.getAndSet(envCredentials, undefined)
+      if (fromEnv !== undefined) {
+        const first = yield* Effect.either(handshake(fromEnv))
+        if (first._tag === "Right") return first.right
+        if (first.left.reason !== "auth_denied") return yield* first.left
+        yield* Effect.logDebug("iTerm2 refused the ITERM2_COOKIE; asking AppleScript for a fresh one")
+      }
+      const { credentials, why } = yield* viaAppleScript
+      return yield* handshake(credentials).pipe(Effect.mapError(explain401(why)))
+    })
+
+    const connect = Effect.gen(function* () {
+      const socket = yield* authenticateAndOpen
+      const rpc = makeRpc(socket, {
+        nextId: () => ++lastId,
+        onNotification: (notification) => {
+          runFork(PubSub.publish(events, { _tag: "Notification", notification }))
+        },
+        onClose: () => {
+          runFork(PubSub.publish(events, { _tag: "Disconnected" }))
+        }
+      })
+      yield* Effect.logDebug(`connected to iTerm2 (protocol ${socket.protocolVersion.join(".")})`)
+      return rpc
+    })
+
+    const connection: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
+      Effect.gen(function* () {
+        const existing = yield* Ref.get(current)
+        if (existing?.isOpen()) return existing
+        const fresh = yield* connect
+        yield* Ref.set(current, fresh)
+        return fresh
+      })
+    )
+
+    yield* Effect.addFinalizer(() =>
+      Ref.get(current).pipe(Effect.flatMap((rpc) => (rpc === undefined ? Effect.void : rpc.close)))
+    )
+
+    const call = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
+      connection.pipe(
+        Effect.flatMap((rpc) => rpc.call(request, options?.timeoutMs ?? settings.requestTimeoutMs))
+      )
+
+    const transactionStatus = (what: string, response: ServerResponse) => {
+      const status = response.transaction_response?.status ?? "OK"
+      return status === "OK"
+        ? Effect.void
+        : Effect.fail(
+            new Iterm2Error({ reason: "protocol", message: `iTerm2 transaction ${what} failed: ${status}` })
+          )
+    }
+
+    const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | Iterm2Error, R> =>
+      transactionLock.withPermits(1)(
+        Effect.acquireUseRelease(
+          Effect.gen(function* () {
+            const rpc = yield* connection
+            const begun = yield* rpc.call({ transaction_request: { begin: true } }, settings.requestTimeoutMs)
+            yield* transactionStatus("begin", begun)
+            return rpc
+          }),
+          () => body,
+          // End on the connection that began it; a dropped connection has already ended it.
+          (rpc) =>
+            rpc.isOpen()
+              ? rpc.call({ transaction_request: { begin: false } }, settings.requestTimeoutMs).pipe(
+                  Effect.flatMap((ended) => transactionStatus("end", ended)),
+                  Effect.catchAll((error) => Effect.logWarning(`iTerm2 transaction end: ${error.message}`))
+                )
+              : Effect.void
+        )
+      )
+
+    return Iterm2Connection.of({
+      call,
+      events: PubSub.subscribe(events),
+      transaction,
+      protocolVersion: Effect.map(connection, (rpc) => rpc.protocolVersion)
+    })
+  })
+)

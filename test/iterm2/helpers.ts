@@ -1,0 +1,141 @@
+/**
+ * Shared test helpers for the iTerm2 wire layer: an AppConfig for a fake iTerm2, a fake
+ * `osascript` executable, a raw-socket handshake client, and a small echoing request handler.
+ */
+import { chmodSync, readFileSync, writeFileSync } from "node:fs"
+import net from "node:net"
+import { join } from "node:path"
+import { Layer, Option, Redacted } from "effect"
+import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
+import { AppConfig, type Iterm2Settings } from "../../src/services/AppConfig.js"
+import type { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
+import type { FakeRequestHandler } from "../fakes/iterm2/FakeProtocol.js"
+
+/** Answers get_property with the requested name (so replies can be matched to requests). */
+export const echoHandler: FakeRequestHandler = {
+  handle: (request) => {
+    if (request.get_property_request !== undefined) {
+      return {
+        get_property_response: { status: "OK", json_value: JSON.stringify(request.get_property_request.name) }
+      }
+    }
+    if (request.list_sessions_request !== undefined) return { list_sessions_response: {} }
+    if (request.notification_request !== undefined) return { notification_response: { status: "OK" } }
+    return undefined
+  }
+}
+
+export const settingsFor = (
+  socketPath: string,
+  dir: string,
+  overrides: Partial<Iterm2Settings> = {}
+): Iterm2Settings => ({
+  socketPath,
+  cookie: Option.none(),
+  key: Option.none(),
+  osascript: join(dir, "no-such-osascript"),
+  appName: "iTerm2",
+  requestTimeoutMs: 3_000,
+  connectTimeoutMs: 3_000,
+  ...overrides
+})
+
+export const envCookie = (cookie: string, key?: string): Partial<Iterm2Settings> => ({
+  cookie: Option.some(Redacted.make(cookie)),
+  key: key === undefined ? Option.none() : Option.some(Redacted.make(key))
+})
+
+export const liveLayer = (settings: Iterm2Settings): Layer.Layer<Iterm2Connection> =>
+  Iterm2ConnectionLive.pipe(Layer.provide(Layer.succeed(AppConfig, { iterm2: settings })))
+
+/**
+ * Write a fake `osascript` into `dir`. It logs each script it gets on stdin to `<dir>/osascript.log`,
+ * answers the "is running" probe with `running`, and the cookie request per `mode`:
+ * "cookies" → "cookie<N> key<N>" (N counts calls from 1), "disabled" → error 1, "old" → error -2741.
+ */
+export const writeFakeOsascript = (
+  dir: string,
+  options: { readonly running?: boolean; readonly mode: "cookies" | "disabled" | "old" }
+): { readonly path: string; readonly scripts: () => Array<string> } => {
+  const path = join(dir, "osascript")
+  const log = join(dir, "osascript.log")
+  const counter = join(dir, "osascript.count")
+  writeFileSync(log, "")
+  writeFileSync(counter, "0")
+  const answer = {
+    cookies: `n=$(( $(cat '${counter}') + 1 )); echo "$n" > '${counter}'; echo "cookie$n key$n"`,
+    disabled: `echo "execution error: The Python API is not enabled. (1)" >&2; exit 1`,
+    old: `echo "syntax error: Expected end of line but found identifier. (-2741)" >&2; exit 1`
+  }[options.mode]
+  writeFileSync(
+    path,
+    [
+      "#!/bin/sh",
+      `[ "$1" = "-" ] || { echo "expected the script on stdin" >&2; exit 2; }`,
+      "script=$(cat)",
+      `printf '%s\\n---\\n' "$script" >> '${log}'`,
+      'case "$script" in',
+      `  *"is running"*) echo ${options.running === false ? "no" : "yes"} ;;`,
+      `  *"request cookie and key"*) ${answer} ;;`,
+      '  *) echo "unexpected script" >&2; exit 3 ;;',
+      "esac",
+      ""
+    ].join("\n")
+  )
+  chmodSync(path, 0o755)
+  return {
+    path,
+    scripts: () =>
+      readFileSync(log, "utf8")
+        .split("\n---\n")
+        .filter((s) => s.trim() !== "")
+  }
+}
+
+export const validHeaders = (): Record<string, string> => ({
+  Host: "localhost",
+  Upgrade: "websocket",
+  Connection: "Upgrade",
+  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+  "Sec-WebSocket-Version": "13",
+  "Sec-WebSocket-Protocol": "api.iterm2.com",
+  Origin: "ws://localhost/",
+  "x-iterm2-library-version": "python 2.21",
+  "x-iterm2-disable-auth-ui": "true"
+})
+
+/** Send a raw handshake and return everything the server wrote before closing (bounded). */
+export const rawHandshake = (
+  socketPath: string,
+  headers: Record<string, string | undefined>,
+  requestLine = "GET / HTTP/1.1"
+): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath)
+    let received = ""
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve(received)
+    }, 2_000)
+    socket.setEncoding("latin1")
+    socket.on("data", (chunk: string) => {
+      received += chunk
+      if (received.startsWith("HTTP/1.1 101") && received.includes("\r\n\r\n")) {
+        clearTimeout(timer)
+        socket.destroy()
+        resolve(received)
+      }
+    })
+    socket.on("close", () => {
+      clearTimeout(timer)
+      resolve(received)
+    })
+    socket.on("error", (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    const lines = Object.entries(headers)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([name, value]) => `${name}: ${value}`)
+    socket.write(`${requestLine}\r\n${lines.join("\r\n")}\r\n\r\n`)
+  })
