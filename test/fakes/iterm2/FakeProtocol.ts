@@ -1,7 +1,9 @@
 /**
  * The seam between the fake iTerm2's transport (FakeIterm2Server: handshake, framing, ids, faults)
  * and its world (sessions, prompts, request handlers). The server calls the handler once per
- * decoded request and replies with the request's id.
+ * decoded request and replies with the request's id. `transaction_request` never reaches the
+ * handler: the server answers it itself, as iTerm2 does (nested begin → ALREADY_IN_TRANSACTION,
+ * other connections' requests wait until the end).
  */
 import type { ClientRequest, Notification, ServerResponse } from "../../../src/services/Iterm2Messages.js"
 

@@ -1,0 +1,257 @@
+/**
+ * Iterm2ConnectionLive against the fake iTerm2: correlation of out-of-order replies,
+ * notifications to every subscriber, reconnect after a drop, timeouts, protocol failures and
+ * serialised transactions.
+ */
+import net from "node:net"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Fiber, Queue, Ref, TestClock } from "effect"
+import { afterEach } from "vitest"
+import WebSocket from "ws"
+import { iterm2Codec } from "../../src/layers/iterm2/Codec.js"
+import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
+import type { Notification } from "../../src/services/Iterm2Messages.js"
+import { FakeIterm2Server, INVALID_REQUEST } from "../fakes/iterm2/FakeIterm2Server.js"
+import { echoHandler, liveLayer, settingsFor } from "./helpers.js"
+
+const fakes: Array<FakeIterm2Server> = []
+const startFake = () =>
+  Effect.promise(async () => {
+    const fake = await FakeIterm2Server.start({ handler: echoHandler, allowAll: true })
+    fakes.push(fake)
+    return fake
+  })
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()))
+})
+
+const withLive =
+  (fake: FakeIterm2Server, requestTimeoutMs = 3_000) =>
+  <A, E>(effect: Effect.Effect<A, E, Iterm2Connection>) =>
+    Effect.provide(effect, liveLayer(settingsFor(fake.socketPath, fake.dir, { requestTimeoutMs })))
+
+const getProperty = (name: string, timeoutMs?: number) =>
+  Effect.flatMap(Iterm2Connection, (c) =>
+    c.call(
+      { get_property_request: { session_id: "s", name } },
+      timeoutMs === undefined ? undefined : { timeoutMs }
+    )
+  ).pipe(Effect.map((r) => r.get_property_response?.json_value))
+
+const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
+  if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail")
+    throw new Error(`expected a typed failure: ${String(exit)}`)
+  return exit.cause.error
+}
+
+describe("Iterm2ConnectionLive calls", () => {
+  it.live("correlates replies by id when they arrive out of order", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          yield* getProperty("warm-up")
+          const order = yield* Ref.make<Array<string>>([])
+          fake.faultNext({ delayMs: 300 })
+          const slow = yield* Effect.fork(
+            getProperty("slow").pipe(Effect.tap((v) => Ref.update(order, (o) => [...o, v!])))
+          )
+          yield* Effect.promise(() => fake.waitForRequests(2))
+          const fast = yield* getProperty("fast").pipe(
+            Effect.tap((v) => Ref.update(order, (o) => [...o, v!]))
+          )
+          expect(fast).toBe('"fast"')
+          expect(yield* Fiber.join(slow)).toBe('"slow"')
+          expect(yield* Ref.get(order)).toEqual(['"fast"', '"slow"'])
+          const ids = fake.requests.map((r) => r.id)
+          expect(ids).toEqual([1, 2, 3])
+        })
+      )
+    })
+  )
+
+  it.live("delivers notifications to every subscriber", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      const pushed: Notification = {
+        prompt_notification: { session: "S1", command_end: { status: 2 }, unique_prompt_id: "P1" }
+      }
+      yield* withLive(fake)(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const connection = yield* Iterm2Connection
+            const a = yield* connection.events
+            const b = yield* connection.events
+            yield* getProperty("connect")
+            fake.push(pushed)
+            const got = yield* Effect.all([Queue.take(a), Queue.take(b)]).pipe(Effect.timeout("2 seconds"))
+            expect(got).toEqual([
+              { _tag: "Notification", notification: pushed },
+              { _tag: "Notification", notification: pushed }
+            ])
+          })
+        )
+      )
+    })
+  )
+
+  it.live("a dropped socket fails the in-flight call, tells subscribers, and the next call reconnects", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const events = yield* (yield* Iterm2Connection).events
+            yield* getProperty("first")
+            fake.faultNext({ neverReply: true })
+            const inFlight = yield* Effect.fork(getProperty("lost"))
+            yield* Effect.promise(() => fake.waitForRequests(2))
+            fake.dropConnections()
+            const error = failureOf(yield* Fiber.await(inFlight).pipe(Effect.timeout("2 seconds")))
+            expect(error.reason).toBe("disconnected")
+            expect(yield* Queue.take(events).pipe(Effect.timeout("2 seconds"))).toEqual({
+              _tag: "Disconnected"
+            })
+            expect(yield* getProperty("again")).toBe('"again"')
+            expect(fake.connectionCount).toBe(2)
+          })
+        )
+      )
+    })
+  )
+
+  it.effect("times out a request that is never answered (TestClock)", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          yield* getProperty("connect")
+          fake.faultNext({ neverReply: true })
+          const fiber = yield* Effect.fork(getProperty("hang", 5_000))
+          yield* Effect.promise(() => fake.waitForRequests(2))
+          yield* TestClock.adjust("4999 millis")
+          expect(fiber.unsafePoll()).toBeNull()
+          yield* TestClock.adjust("1 millis")
+          const error = failureOf(yield* Fiber.await(fiber))
+          expect(error.reason).toBe("timeout")
+          expect(error.message).toMatch(/get_property_request/)
+        })
+      )
+    })
+  )
+
+  it.live("an error reply and an empty reply are protocol failures", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          fake.faultNext({ error: "Not ready. This is a bug!" })
+          const errorReply = failureOf(yield* Effect.exit(getProperty("x")))
+          expect(errorReply.reason).toBe("protocol")
+          expect(errorReply.message).toMatch(/Not ready\. This is a bug!/)
+          fake.faultNext({ emptyReply: true })
+          const empty = failureOf(yield* Effect.exit(getProperty("y")))
+          expect(empty.reason).toBe("protocol")
+          // the handler answering nothing (as for an invalid LineRange) is the same
+          const noAnswer = failureOf(
+            yield* Effect.exit(Effect.flatMap(Iterm2Connection, (c) => c.call({ focus_request: {} })))
+          )
+          expect(noAnswer.reason).toBe("protocol")
+          expect(yield* getProperty("still-fine")).toBe('"still-fine"')
+        })
+      )
+    })
+  )
+})
+
+describe("Iterm2ConnectionLive transactions", () => {
+  it.live("the fake refuses a nested begin (so serialisation is observable)", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      const statuses = yield* withLive(fake)(
+        Effect.gen(function* () {
+          const c = yield* Iterm2Connection
+          const begin = c.call({ transaction_request: { begin: true } })
+          const end = c.call({ transaction_request: { begin: false } })
+          return [yield* begin, yield* begin, yield* end, yield* end].map(
+            (r) => r.transaction_response?.status ?? "OK"
+          )
+        })
+      )
+      expect(statuses).toEqual(["OK", "ALREADY_IN_TRANSACTION", "OK", "NO_TRANSACTION"])
+    })
+  )
+
+  it.live("two concurrent transactions never nest, and each ends", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          const c = yield* Iterm2Connection
+          const body = (name: string) =>
+            c.transaction(Effect.zipRight(getProperty(name), Effect.sleep("50 millis")).pipe(Effect.as(name)))
+          const results = yield* Effect.all([body("a"), body("b"), body("c")], { concurrency: "unbounded" })
+          expect(results).toEqual(["a", "b", "c"])
+        })
+      )
+      const trace = fake.requests.map((r) =>
+        r.request.transaction_request !== undefined
+          ? r.request.transaction_request.begin
+            ? "begin"
+            : "end"
+          : "call"
+      )
+      expect(trace).toEqual(["begin", "call", "end", "begin", "call", "end", "begin", "call", "end"])
+    })
+  )
+
+  it.live("ends the transaction when the body fails", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      const exit = yield* withLive(fake)(
+        Effect.flatMap(Iterm2Connection, (c) =>
+          Effect.exit(c.transaction(Effect.fail("body failed" as const)))
+        )
+      )
+      expect(exit).toEqual(Exit.fail("body failed"))
+      expect(fake.requests.map((r) => r.request.transaction_request?.begin)).toEqual([true, false])
+    })
+  )
+})
+
+describe("fake iTerm2 framing", () => {
+  it.live("drops unparsable frames and answers a request without a submessage with the upgrade error", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      const replies = yield* Effect.promise(
+        () =>
+          new Promise<Array<unknown>>((resolve, reject) => {
+            const got: Array<unknown> = []
+            const ws = new WebSocket("ws://localhost/", "api.iterm2.com", {
+              createConnection: () => net.connect(fake.socketPath),
+              origin: "ws://localhost/",
+              headers: { "x-iterm2-library-version": "node 0.2" }
+            })
+            ws.on("error", reject)
+            ws.on("open", () => {
+              ws.send(Buffer.from([0x0a, 0x05, 0x01]), { binary: true }) // truncated: dropped
+              ws.send(iterm2Codec().encodeClient({ id: 41 }), { binary: true }) // no submessage
+              ws.send(iterm2Codec().encodeClient({ id: 42, list_sessions_request: {} }), { binary: true })
+            })
+            ws.on("message", (data) => {
+              got.push(iterm2Codec().decodeServer(data as Buffer))
+              if (got.length === 2) {
+                ws.close()
+                resolve(got)
+              }
+            })
+            setTimeout(() => reject(new Error(`only ${got.length} replies`)), 2_000)
+          })
+      )
+      expect(replies).toEqual([
+        { id: 41, error: INVALID_REQUEST },
+        { id: 42, list_sessions_response: {} }
+      ])
+    })
+  )
+})
