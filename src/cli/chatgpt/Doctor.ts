@@ -1,0 +1,148 @@
+/**
+ * `termpilot chatgpt doctor`: ordered, read-only checks — tunnel-client found and `--version`
+ * runs, runtime key present, runtime status — each ok / failed / skipped with a remedy. Works
+ * without tunnel-client installed; never starts, stops or writes anything.
+ */
+import { Command } from "@effect/cli"
+import { Effect, Either } from "effect"
+import { TunnelClient } from "../../services/TunnelClient.js"
+import {
+  adviceLines,
+  BREW_INSTALL,
+  keyMissingRemedy,
+  remedyFor,
+  runtimeVerdict,
+  tunnelIdOf
+} from "./Format.js"
+import { EXIT_FAILED, emit, type Outcome } from "./Outcome.js"
+import {
+  aliasOrRefusal,
+  type CommonArgs,
+  commonOptions,
+  keyEnvOrRefusal,
+  runtimeKeyPresent,
+  tunnelClientLayer
+} from "./Shared.js"
+
+export type CheckStatus = "ok" | "failed" | "skipped"
+
+export interface Check {
+  readonly name: "tunnel_client" | "runtime_key" | "runtime"
+  readonly status: CheckStatus
+  readonly detail: string
+  readonly remedy: string | null
+}
+
+const LABELS: Record<Check["name"], string> = {
+  tunnel_client: "tunnel-client",
+  runtime_key: "runtime key",
+  runtime: "tunnel runtime"
+}
+
+const check = (
+  name: Check["name"],
+  status: CheckStatus,
+  detail: string,
+  remedy: ReadonlyArray<string> = []
+): Check => ({
+  name,
+  status,
+  detail,
+  remedy: remedy.length > 0 ? remedy.join("\n") : null
+})
+
+const runChecks = (alias: string, keyEnv: string) =>
+  Effect.gen(function* () {
+    const tunnel = yield* TunnelClient
+    const checks: Array<Check> = []
+
+    const found = yield* Effect.either(Effect.zip(tunnel.executable, tunnel.version))
+    const clientOk = Either.isRight(found)
+    checks.push(
+      Either.match(found, {
+        onRight: ([path, version]) => check("tunnel_client", "ok", `${version} (${path})`),
+        onLeft: (error) =>
+          check(
+            "tunnel_client",
+            "failed",
+            error.detail,
+            error.reason === "not_found"
+              ? remedyFor(error, alias)
+              : [
+                  `Reinstall it (brew reinstall openai/tools/tunnel-client, or ${BREW_INSTALL}).`,
+                  ...remedyFor(error, alias)
+                ]
+          )
+      })
+    )
+
+    checks.push(
+      (yield* runtimeKeyPresent(keyEnv))
+        ? check("runtime_key", "ok", `${keyEnv} is set (value not shown).`)
+        : check("runtime_key", "failed", `${keyEnv} is not set in this shell.`, keyMissingRemedy(keyEnv))
+    )
+
+    if (!clientOk) {
+      checks.push(check("runtime", "skipped", "Skipped: needs a working tunnel-client."))
+      return checks
+    }
+    const status = yield* Effect.either(tunnel.status(alias))
+    if (Either.isLeft(status)) {
+      checks.push(
+        check("runtime", "failed", status.left.detail, [
+          ...adviceLines(status.left.payload),
+          ...remedyFor(status.left, alias),
+          `If this alias was never connected: termpilot chatgpt setup --tunnel-id <your tunnel id>`
+        ])
+      )
+      return checks
+    }
+    const payload = status.right
+    const verdict = runtimeVerdict(payload, true)
+    const where = [`alias ${payload.alias ?? alias}`, tunnelIdOf(payload)].filter(
+      (part) => part !== undefined
+    )
+    checks.push(
+      verdict.ok
+        ? check(
+            "runtime",
+            "ok",
+            `Running, healthy${payload.ready === true ? " and ready" : ""} (${where.join(", ")}).`
+          )
+        : check(
+            "runtime",
+            "failed",
+            `${verdict.problem[0]!.toUpperCase()}${verdict.problem.slice(1)} (${where.join(", ")}).`,
+            [
+              ...adviceLines(payload),
+              `Start it again: termpilot chatgpt setup --tunnel-id ${tunnelIdOf(payload) ?? "<your tunnel id>"}`
+            ]
+          )
+    )
+    return checks
+  })
+
+const render = (alias: string, checks: ReadonlyArray<Check>): Outcome => {
+  const ok = checks.every((c) => c.status === "ok")
+  const lines = [`TermPilot ChatGPT connection doctor (alias ${alias})`]
+  for (const c of checks) {
+    lines.push(`  [${c.status}]${" ".repeat(8 - c.status.length)}${LABELS[c.name]}: ${c.detail}`)
+    if (c.remedy !== null) lines.push(...c.remedy.split("\n").map((line) => `            ${line}`))
+  }
+  const failed = checks.filter((c) => c.status === "failed").length
+  lines.push(ok ? "All checks passed." : `${failed} check(s) failed.`)
+  return { exitCode: ok ? 0 : EXIT_FAILED, out: lines, err: [], json: { ok, checks } }
+}
+
+const doctorProgram = (args: CommonArgs) =>
+  Effect.gen(function* () {
+    const alias = aliasOrRefusal(args.alias)
+    if (Either.isLeft(alias)) return alias.left
+    const keyEnv = keyEnvOrRefusal(args.runtimeKeyEnv)
+    if (Either.isLeft(keyEnv)) return keyEnv.left
+    return render(alias.right, yield* runChecks(alias.right, keyEnv.right))
+  }).pipe(Effect.provide(tunnelClientLayer(args)))
+
+export const doctorCommand = Command.make("doctor", commonOptions, (args) =>
+  doctorProgram(args).pipe(Effect.flatMap((outcome) => emit(outcome, args.json)))
+).pipe(Command.withDescription("Run read-only checks of the ChatGPT connection, in order, with remedies."))

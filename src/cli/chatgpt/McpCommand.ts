@@ -1,0 +1,52 @@
+/**
+ * The stdio command tunnel-client will exec to start this very TermPilot installation: the
+ * absolute Node executable and the absolute built entry (`dist/src/cli/bin.js`, found from this
+ * module's own URL), each word quoted for tunnel-client's splitter and checked against its
+ * inline-secret rule.
+ */
+import { fileURLToPath } from "node:url"
+import { FileSystem, Path } from "@effect/platform"
+import { Effect, Either, Option } from "effect"
+import { inlineSecretFinding } from "../../domain/InlineSecret.js"
+import { joinWords } from "../../domain/ShellWords.js"
+
+export interface McpLaunch {
+  /** Absolute path of the Node executable. */
+  readonly execPath: string
+  /** Absolute path of TermPilot's built CLI entry. */
+  readonly entry: string
+}
+
+/** This installation: `process.execPath` and the `bin.js` next to the compiled `chatgpt/` folder. */
+export const currentLaunch = (): McpLaunch => ({
+  execPath: process.execPath,
+  entry: fileURLToPath(new URL("../bin.js", import.meta.url))
+})
+
+/** The quoted command, or why it cannot be used. Checks absoluteness, existence and the secret rule. */
+export const mcpCommandFor = (
+  launch: McpLaunch
+): Effect.Effect<Either.Either<string, string>, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    for (const [what, file] of [
+      ["Node executable", launch.execPath],
+      ["TermPilot entry point", launch.entry]
+    ] as const) {
+      if (!path.isAbsolute(file)) return Either.left(`The ${what} path is not absolute: ${file}`)
+      const exists = yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false))
+      if (!exists) {
+        return Either.left(`The ${what} does not exist: ${file} (is TermPilot built and installed?)`)
+      }
+    }
+    const command = joinWords([launch.execPath, launch.entry])
+    return Option.match(inlineSecretFinding(command), {
+      onNone: () => Either.right(command),
+      onSome: (what) =>
+        Either.left(
+          `tunnel-client would refuse the TermPilot command because its paths look like they contain ${what}; ` +
+            "install TermPilot (or Node) under a different directory."
+        )
+    })
+  })

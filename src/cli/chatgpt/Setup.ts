@@ -1,0 +1,144 @@
+/**
+ * `termpilot chatgpt setup --tunnel-id …`: validates everything locally first (tunnel id, alias,
+ * key variable present, the TermPilot command), then `runtimes connect`, then polls
+ * `runtimes status` until the runtime runs, is healthy and is not reported unready.
+ */
+import { Command, Options } from "@effect/cli"
+import { Clock, Effect, Either } from "effect"
+import { parseTunnelId, type TunnelId } from "../../domain/TunnelInputs.js"
+import { type RuntimePayload, TunnelClient, type TunnelClientError } from "../../services/TunnelClient.js"
+import {
+  adviceJson,
+  adviceLines,
+  chatgptNextSteps,
+  failureJson,
+  failureLines,
+  keyMissingRemedy,
+  runtimeSummary,
+  runtimeVerdict,
+  statusLines
+} from "./Format.js"
+import { currentLaunch, type McpLaunch, mcpCommandFor } from "./McpCommand.js"
+import { EXIT_FAILED, emit, type Outcome, refusal } from "./Outcome.js"
+import {
+  aliasOrRefusal,
+  type CommonArgs,
+  commonOptions,
+  keyEnvOrRefusal,
+  runtimeKeyPresent,
+  tunnelClientLayer
+} from "./Shared.js"
+
+interface SetupArgs extends CommonArgs {
+  readonly tunnelId: string
+  readonly wait: number
+}
+
+const failed = (error: TunnelClientError, alias: string, step: string): Outcome => ({
+  exitCode: EXIT_FAILED,
+  out: [],
+  err: [`TermPilot could not ${step}.`, ...failureLines(error, alias)],
+  json: failureJson(error, alias)
+})
+
+/** Polls status while the runtime is up but not yet healthy/ready, until `waitSeconds` pass. */
+const awaitRuntime = (alias: string, waitSeconds: number) =>
+  Effect.gen(function* () {
+    const tunnel = yield* TunnelClient
+    const deadline = (yield* Clock.currentTimeMillis) + waitSeconds * 1000
+    for (;;) {
+      const payload: RuntimePayload = yield* tunnel.status(alias)
+      const settled = runtimeVerdict(payload, true).ok || payload.process_running !== true
+      if (settled || (yield* Clock.currentTimeMillis) >= deadline) return payload
+      yield* Effect.sleep("1 second")
+    }
+  })
+
+const connectAndCheck = (
+  args: SetupArgs,
+  alias: string,
+  tunnelId: TunnelId,
+  keyEnv: string,
+  mcpCommand: string
+) =>
+  Effect.gen(function* () {
+    const tunnel = yield* TunnelClient
+    const connected = yield* Effect.either(
+      tunnel.connect({ alias, tunnelId, runtimeKeyEnv: keyEnv, mcpCommand })
+    )
+    if (Either.isLeft(connected)) return failed(connected.left, alias, "start the tunnel runtime")
+    const checked = yield* Effect.either(awaitRuntime(alias, args.wait))
+    if (Either.isLeft(checked)) return failed(checked.left, alias, "confirm the tunnel runtime's status")
+    const payload = checked.right
+    const verdict = runtimeVerdict(payload, true)
+    if (!verdict.ok) {
+      return {
+        exitCode: EXIT_FAILED,
+        out: [],
+        err: [
+          `Error: the tunnel runtime was started but ${verdict.problem}.`,
+          ...statusLines(payload),
+          ...adviceLines(payload),
+          `Check again with: termpilot chatgpt status --alias ${alias}   (and: termpilot chatgpt doctor)`
+        ],
+        json: {
+          ok: false,
+          error: { reason: "runtime_unhealthy", message: verdict.problem },
+          runtime: runtimeSummary(payload),
+          ...adviceJson(payload)
+        }
+      } satisfies Outcome
+    }
+    return {
+      exitCode: 0,
+      out: [
+        "TermPilot is connected to its tunnel runtime.",
+        ...statusLines(payload),
+        "",
+        ...chatgptNextSteps(tunnelId)
+      ],
+      err: [],
+      json: { ok: true, runtime: runtimeSummary(payload), tunnel_id: tunnelId }
+    } satisfies Outcome
+  }).pipe(Effect.provide(tunnelClientLayer(args)))
+
+const setupProgram = (args: SetupArgs, launch: McpLaunch) =>
+  Effect.gen(function* () {
+    const tunnelId = parseTunnelId(args.tunnelId)
+    if (Either.isLeft(tunnelId)) return refusal("invalid_tunnel_id", tunnelId.left)
+    const alias = aliasOrRefusal(args.alias)
+    if (Either.isLeft(alias)) return alias.left
+    const keyEnv = keyEnvOrRefusal(args.runtimeKeyEnv)
+    if (Either.isLeft(keyEnv)) return keyEnv.left
+    if (!(yield* runtimeKeyPresent(keyEnv.right))) {
+      return refusal(
+        "missing_runtime_key",
+        `the runtime key variable ${keyEnv.right} is not set in this shell; nothing was started.`,
+        keyMissingRemedy(keyEnv.right),
+        EXIT_FAILED
+      )
+    }
+    const mcpCommand = yield* mcpCommandFor(launch)
+    if (Either.isLeft(mcpCommand)) return refusal("bad_mcp_command", mcpCommand.left, [], EXIT_FAILED)
+    return yield* connectAndCheck(args, alias.right, tunnelId.right, keyEnv.right, mcpCommand.right)
+  })
+
+export const makeSetupCommand = (launch: McpLaunch = currentLaunch()) =>
+  Command.make(
+    "setup",
+    {
+      ...commonOptions,
+      tunnelId: Options.text("tunnel-id").pipe(
+        Options.withDescription(
+          "The existing tunnel's id (tunnel_ + 32 hex digits, from the OpenAI Platform)."
+        )
+      ),
+      wait: Options.integer("wait").pipe(
+        Options.withDefault(20),
+        Options.withDescription("Seconds to wait for the runtime to become healthy and ready.")
+      )
+    },
+    (args) => setupProgram(args, launch).pipe(Effect.flatMap((outcome) => emit(outcome, args.json)))
+  ).pipe(
+    Command.withDescription("Connect a managed local tunnel runtime that runs this TermPilot over stdio.")
+  )

@@ -1,0 +1,70 @@
+/**
+ * What every `termpilot chatgpt …` subcommand shares: its options (alias, tunnel-client path,
+ * runtime-key variable, --json, --timeout), input validation into refusals, the TunnelClient
+ * layer built from those options, and the runtime-key presence check (value never read out).
+ */
+import { Options } from "@effect/cli"
+import { Config, Effect, Either, Option, Redacted } from "effect"
+import { parseAlias, parseEnvName } from "../../domain/TunnelInputs.js"
+import { defaultTimeouts, TunnelClientLive } from "../../layers/TunnelClientLive.js"
+import { type Outcome, refusal } from "./Outcome.js"
+
+export const DEFAULT_ALIAS = "termpilot"
+export const DEFAULT_KEY_ENV = "CONTROL_PLANE_API_KEY"
+
+export const commonOptions = {
+  alias: Options.text("alias").pipe(
+    Options.withDefault(DEFAULT_ALIAS),
+    Options.withDescription("Name of the managed tunnel runtime.")
+  ),
+  tunnelClient: Options.text("tunnel-client").pipe(
+    Options.optional,
+    Options.withDescription(
+      "Path (or name on PATH) of the tunnel-client executable; default: tunnel-client on PATH."
+    )
+  ),
+  runtimeKeyEnv: Options.text("runtime-key-env").pipe(
+    Options.withDefault(DEFAULT_KEY_ENV),
+    Options.withDescription("Environment variable holding the runtime API key (passed on only as env:NAME).")
+  ),
+  timeout: Options.integer("timeout").pipe(
+    Options.optional,
+    Options.withDescription("Seconds to wait for each tunnel-client call before stopping it.")
+  ),
+  json: Options.boolean("json").pipe(Options.withDescription("Print one JSON object instead of text."))
+}
+
+export interface CommonArgs {
+  readonly alias: string
+  readonly tunnelClient: Option.Option<string>
+  readonly runtimeKeyEnv: string
+  readonly timeout: Option.Option<number>
+  readonly json: boolean
+}
+
+/** The TunnelClient layer for these options; `--timeout` caps every call when given. */
+export const tunnelClientLayer = (args: CommonArgs) =>
+  TunnelClientLive({
+    executable: args.tunnelClient,
+    timeouts: Option.match(args.timeout, {
+      onNone: () => defaultTimeouts,
+      onSome: (seconds) => {
+        const each = `${Math.max(1, seconds)} seconds` as const
+        return { version: each, status: each, connect: each, stop: each }
+      }
+    })
+  })
+
+/** Validated alias, or the refusal to print. */
+export const aliasOrRefusal = (raw: string): Either.Either<string, Outcome> =>
+  Either.mapLeft(parseAlias(raw), (message) => refusal("invalid_alias", message))
+
+export const keyEnvOrRefusal = (raw: string): Either.Either<string, Outcome> =>
+  Either.mapLeft(parseEnvName(raw), (message) => refusal("invalid_runtime_key_env", message))
+
+/** Whether the runtime-key variable is set and non-blank. The value itself stays redacted. */
+export const runtimeKeyPresent = (name: string): Effect.Effect<boolean> =>
+  Config.redacted(name).pipe(
+    Effect.map((value) => Redacted.value(value).trim() !== ""),
+    Effect.orElseSucceed(() => false)
+  )
