@@ -6,6 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, ParseResult, Schema } from "effect"
 import { ErrorCode, fail } from "../services/Errors.js"
+import { NOT_A_KNOWN_ARGUMENT } from "./Fields.js"
 import type { Tool, ToolServices } from "./Tool.js"
 
 /** What every failed call carries in `structuredContent`. */
@@ -34,9 +35,10 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
     case "Missing":
       return `${field} is required`
     case "Unexpected":
-      return issue.path.length === 0 ? "arguments must be an object" : `${field} is not a known argument`
+      return issue.path.length === 0 ? "arguments must be an object" : `${field} ${NOT_A_KNOWN_ARGUMENT}`
     default:
-      return issue.path.length === 0 ? `arguments must be an object (${issue.message})` : issue.message
+      if (issue.path.length === 0) return "arguments must be an object"
+      return issue.message === NOT_A_KNOWN_ARGUMENT ? `${field} ${NOT_A_KNOWN_ARGUMENT}` : issue.message
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * get_current_session — the session that currently has focus.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { SessionInfo, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
+import { NoArguments } from "./Fields.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
-export const GetCurrentSessionInput = Schema.Struct({})
+export const GetCurrentSessionInput = NoArguments
 
 export const getCurrentSession = defineTool({
   name: "get_current_session",

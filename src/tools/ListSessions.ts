@@ -4,9 +4,10 @@
 import { Effect, Schema } from "effect"
 import { SessionInfo, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
+import { NoArguments } from "./Fields.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
-export const ListSessionsInput = Schema.Struct({})
+export const ListSessionsInput = NoArguments
 export const ListSessionsOutput = Schema.Struct({ sessions: Schema.Array(SessionInfo) })
 
 export const listSessions = defineTool({

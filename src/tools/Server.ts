@@ -18,11 +18,14 @@ import { packageVersion } from "./PackageVersion.js"
 import { type RegisteredTool, toolRegistry } from "./Registry.js"
 import type { ToolServices } from "./Tool.js"
 
-/** Runs a tool program to its Exit; `signal` aborts it when the client cancels the request. */
+/**
+ * Runs a tool program to its Exit; `signal` aborts it when the client cancels the request. A
+ * ManagedRuntime fits (its layer's build error may show up in the Exit, hence `unknown`).
+ */
 export type ToolRunner = <A, E>(
   effect: Effect.Effect<A, E, ToolServices>,
   signal?: AbortSignal
-) => Promise<Exit.Exit<A, E>>
+) => Promise<Exit.Exit<A, unknown>>
 
 export interface ServerOptions {
   /** Tools to publish; defaults to the full registry. */
@@ -47,7 +50,8 @@ export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
     const exit = await run(tool.call(request.params.arguments), extra.signal)
-    // The adapter never fails; only an interruption (the client cancelled) lands here.
+    // The adapter never fails; only an interruption (the client cancelled) or a runtime that
+    // could not be built lands here.
     return Exit.isSuccess(exit) ? exit.value : errorResult("internal_error", INTERNAL_ERROR_MESSAGE)
   })
   return server

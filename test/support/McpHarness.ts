@@ -1,0 +1,50 @@
+/**
+ * McpHarness — the server the CLI uses (makeServer), connected to the SDK's real `Client` over
+ * `InMemoryTransport`, with the backend services supplied by any Layer (fakes, or the real
+ * CommandRunnerLive over a fake terminal). Tool calls run through a ManagedRuntime of that layer.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { Effect, type Layer, ManagedRuntime } from "effect"
+import { makeServer, type ServerOptions } from "../../src/tools/Server.js"
+import type { ToolServices } from "../../src/tools/Tool.js"
+
+export interface McpHarness {
+  readonly client: Client
+  readonly server: Server
+  /** Close client and server, then dispose the runtime (finalizing the layer). */
+  readonly close: () => Promise<void>
+}
+
+export const openMcpHarness = async <E>(
+  layer: Layer.Layer<ToolServices, E>,
+  options: ServerOptions = {}
+): Promise<McpHarness> => {
+  const runtime = ManagedRuntime.make(layer)
+  await runtime.runtime() // build the layer now, so a broken layer fails here, not in a tool call
+  const server = makeServer(
+    (effect, signal) => runtime.runPromiseExit(effect, signal === undefined ? undefined : { signal }),
+    options
+  )
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverTransport)
+  const client = new Client({ name: "termpilot-test-client", version: "0.0.0" })
+  await client.connect(clientTransport)
+  return {
+    client,
+    server,
+    close: async () => {
+      await client.close()
+      await server.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** The harness as a scoped resource, for `it.scoped` tests. */
+export const mcpHarness = <E>(layer: Layer.Layer<ToolServices, E>, options: ServerOptions = {}) =>
+  Effect.acquireRelease(
+    Effect.promise(() => openMcpHarness(layer, options)),
+    (harness) => Effect.promise(() => harness.close())
+  )

@@ -1,0 +1,136 @@
+/**
+ * RecordingBackend — a Terminal + CommandRunner layer for MCP-surface tests that records every
+ * call it receives (so a test can assert that a rejected request reached nothing) and answers
+ * from canned data, or from per-method overrides that fail, die or return something else.
+ */
+import { Effect, Layer, Ref } from "effect"
+import { boundTail } from "../../src/domain/TextBounds.js"
+import { type CommandResult, CommandRunner, type RunRequest } from "../../src/services/CommandRunner.js"
+import { fail } from "../../src/services/Errors.js"
+import { type SessionInfo, Terminal } from "../../src/services/Terminal.js"
+
+export interface BackendCall {
+  readonly service: "Terminal" | "CommandRunner"
+  readonly method: string
+  readonly args: ReadonlyArray<unknown>
+}
+
+type TerminalShape = Terminal["Type"]
+type RunnerShape = CommandRunner["Type"]
+
+export interface Overrides {
+  readonly terminal?: Partial<TerminalShape>
+  readonly runner?: Partial<RunnerShape>
+}
+
+export const SESSION_ID = "w0t0p0:0A1B2C3D-0000-4000-8000-000000000001"
+
+export const sampleSession: SessionInfo = {
+  session_id: SESSION_ID,
+  backend: "iterm2",
+  window_id: "pty-1",
+  tab_id: "1",
+  window_number: 1,
+  window_title: "~/src — zsh",
+  tab_title: "zsh",
+  session_title: "zsh",
+  hostname: "laptop.local",
+  username: "ada",
+  cwd: "/Users/ada/src",
+  tty: "/dev/ttys003",
+  job_name: "zsh",
+  is_current: true,
+  buried: false,
+  execution_readiness: "ready"
+}
+
+/** Screen lines of the canned session, oldest first (bounded by the real boundTail). */
+export const sampleScreen: ReadonlyArray<string> = [
+  "ada@laptop ~/src % ls",
+  "README.md  src  test",
+  "ada@laptop ~/src % "
+]
+
+export const completedResult = (request: RunRequest): CommandResult => ({
+  request_id: "0123456789abcdef0123456789abcdef",
+  session_id: request.sessionId,
+  command: request.command,
+  status: "completed",
+  sent: true,
+  exit_code: 0,
+  output: "README.md  src  test",
+  truncated: false,
+  output_line_count: 1,
+  started_at: "2026-01-02T03:04:05.000Z",
+  finished_at: "2026-01-02T03:04:05.250Z",
+  duration_ms: 250,
+  error_code: null,
+  message: null
+})
+
+export interface RecordingBackend {
+  readonly layer: Layer.Layer<Terminal | CommandRunner>
+  /** Every call received so far, in order. */
+  readonly calls: () => ReadonlyArray<BackendCall>
+}
+
+export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBackend => {
+  const log = Effect.runSync(Ref.make<ReadonlyArray<BackendCall>>([]))
+  const record = (service: BackendCall["service"], method: string, args: ReadonlyArray<unknown>) =>
+    Ref.update(log, (calls) => [...calls, { service, method, args }])
+  const t = overrides.terminal ?? {}
+  const r = overrides.runner ?? {}
+  const notFound = (id: string) => Effect.fail(fail("session_not_found", `Session '${id}' was not found.`))
+  const known = (id: string) => (id === SESSION_ID ? Effect.succeed(sampleSession) : notFound(id))
+
+  const terminal: TerminalShape = {
+    listSessions: Effect.zipRight(
+      record("Terminal", "listSessions", []),
+      t.listSessions ?? Effect.succeed([sampleSession])
+    ),
+    currentSession: Effect.zipRight(
+      record("Terminal", "currentSession", []),
+      t.currentSession ?? Effect.succeed(sampleSession)
+    ),
+    getSession: (id) =>
+      Effect.zipRight(record("Terminal", "getSession", [id]), t.getSession?.(id) ?? known(id)),
+    read: (id, bounds) =>
+      Effect.zipRight(
+        record("Terminal", "read", [id, bounds]),
+        t.read?.(id, bounds) ??
+          Effect.map(known(id), () => ({ ...boundTail(sampleScreen, bounds), readiness: "ready" as const }))
+      ),
+    readiness: (id) =>
+      Effect.zipRight(
+        record("Terminal", "readiness", [id]),
+        t.readiness?.(id) ?? Effect.as(known(id), "ready" as const)
+      ),
+    submit: (id, command) =>
+      Effect.zipRight(
+        record("Terminal", "submit", [id, command]),
+        t.submit?.(id, command) ?? Effect.as(known(id), { promptId: "prompt-1" })
+      ),
+    commandOutput: (id, promptId, bounds) =>
+      Effect.zipRight(
+        record("Terminal", "commandOutput", [id, promptId, bounds]),
+        t.commandOutput?.(id, promptId, bounds) ?? Effect.as(known(id), boundTail([], bounds))
+      )
+  }
+  const runner: RunnerShape = {
+    run: (request) =>
+      Effect.zipRight(
+        record("CommandRunner", "run", [request]),
+        r.run?.(request) ?? Effect.as(known(request.sessionId), completedResult(request))
+      ),
+    result: (requestId, waitSeconds) =>
+      Effect.zipRight(
+        record("CommandRunner", "result", [requestId, waitSeconds]),
+        r.result?.(requestId, waitSeconds) ??
+          Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
+      )
+  }
+  return {
+    layer: Layer.merge(Layer.succeed(Terminal, terminal), Layer.succeed(CommandRunner, runner)),
+    calls: () => Effect.runSync(Ref.get(log))
+  }
+}
