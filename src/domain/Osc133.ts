@@ -96,7 +96,8 @@ export const scanOsc = (carry: string, chunk: string): OscScan => {
   let index = 0
   for (;;) {
     const start = text.indexOf("\x1b]", index)
-    if (start < 0) return { sequences, carry: "" }
+    // A chunk may end between the ESC and the "]" of an introducer.
+    if (start < 0) return { sequences, carry: text.endsWith("\x1b") ? "\x1b" : "" }
     const bel = text.indexOf("\x07", start + 2)
     const st = text.indexOf("\x1b\\", start + 2)
     const end = bel < 0 ? st : st < 0 ? bel : Math.min(bel, st)
