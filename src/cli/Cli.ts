@@ -6,6 +6,7 @@ import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { MainLive } from "../layers/MainLive.js"
 import { packageVersion } from "../tools/PackageVersion.js"
+import { chatgptCommand, exitCodeOnCliExit } from "./chatgpt/ChatgptCommand.js"
 import { serveStdio } from "./Serve.js"
 
 const runServer = serveStdio.pipe(Effect.provide(MainLive))
@@ -15,7 +16,7 @@ const serve = Command.make("serve", {}, () => runServer).pipe(
 )
 
 /** Every subcommand of `termpilot`; one line per subcommand. */
-export const subcommands = [serve] as const
+export const subcommands = [serve, chatgptCommand] as const
 
 export const termpilot = Command.make("termpilot", {}, () => runServer).pipe(
   Command.withDescription(
@@ -27,4 +28,4 @@ export const termpilot = Command.make("termpilot", {}, () => runServer).pipe(
 
 /** Parse `argv` (process.argv shape) and run the chosen command. */
 export const runCli = (argv: ReadonlyArray<string>) =>
-  Command.run(termpilot, { name: "termpilot", version: packageVersion() })(argv)
+  Command.run(termpilot, { name: "termpilot", version: packageVersion() })(argv).pipe(exitCodeOnCliExit)
