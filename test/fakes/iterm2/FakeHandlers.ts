@@ -33,7 +33,7 @@ export class FakeHandlers implements FakeRequestHandler {
     connection: FakeConnectionHandle
   ): Promise<ServerResponse | undefined> {
     this.track(connection)
-    await this.world.awaitTurn(connection)
+    await this.world.transactions.awaitTurn(connection)
     const world = this.world
     if (request.list_sessions_request) return { list_sessions_response: world.listSessions() }
     if (request.get_buffer_request) return getBuffer(world, request.get_buffer_request)
@@ -54,8 +54,8 @@ export class FakeHandlers implements FakeRequestHandler {
     if (request.focus_request) return { focus_response: { notifications: world.layout.focusList() } }
     if (request.transaction_request) {
       const status = request.transaction_request.begin
-        ? await world.beginTransaction(connection)
-        : world.endTransaction(connection)
+        ? await world.transactions.begin(connection)
+        : world.transactions.end(connection)
       return { transaction_response: { status } }
     }
     if (request.get_property_request)
@@ -71,7 +71,7 @@ export class FakeHandlers implements FakeRequestHandler {
     this.tracked.add(connection.id)
     connection.onClose(() => {
       this.world.subscriptions.dropConnection(connection.id)
-      this.world.endTransaction(connection)
+      this.world.transactions.end(connection)
     })
   }
 }

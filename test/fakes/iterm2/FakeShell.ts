@@ -202,6 +202,7 @@ export class FakeShell {
     })
     await Promise.race([this.exitPromise, timeout])
     clearTimeout(timer)
+    this.exited = true
   }
 
   dispose(): void {

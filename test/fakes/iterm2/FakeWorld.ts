@@ -10,9 +10,10 @@ import { join } from "node:path"
 import { FakeHandlers } from "./FakeHandlers.js"
 import { FakeLayout } from "./FakeLayout.js"
 import type { PromptEvent } from "./FakePrompts.js"
-import type { FakeConnectionHandle, FakeRequestHandler } from "./FakeProtocol.js"
+import type { FakeRequestHandler } from "./FakeProtocol.js"
 import { FakeShell } from "./FakeShell.js"
 import { FakeSubscriptions } from "./FakeSubscriptions.js"
+import { FakeTransactions } from "./FakeTransactions.js"
 import { Ledger } from "./Ledger.js"
 
 export interface FakeWorldOptions {
@@ -67,9 +68,17 @@ export class FakeWorld {
   readonly timeoutMs: number
   private readonly sessions = new Map<string, FakeSession>()
   private readonly defaults: { cols: number; rows: number; scrollback: number }
-  private transactionOwner: FakeConnectionHandle | null = null
-  private transactionEnded: Array<() => void> = []
   private disposed = false
+
+  /** Request queueing and held output while a connection has a transaction open. */
+  readonly transactions = new FakeTransactions(
+    async () => {
+      await Promise.all(this.liveSessions().map((s) => s.shell.hold()))
+    },
+    () => {
+      for (const s of this.sessions.values()) s.shell.release()
+    }
+  )
 
   constructor(options: FakeWorldOptions = {}) {
     this.defaults = {
@@ -189,7 +198,7 @@ export class FakeWorld {
   /** Kills every shell (bounded) and removes the temporary HOME. */
   async dispose(): Promise<void> {
     this.disposed = true
-    this.endTransaction()
+    this.transactions.end()
     const all = [...this.sessions.values()]
     await Promise.all(all.map((s) => s.shell.kill()))
     for (const s of all) s.shell.dispose()
@@ -219,31 +228,6 @@ export class FakeWorld {
       const s = this.sessions.get(id)!
       return { cols: s.shell.screen.cols, rows: s.shell.screen.rows, title: this.sessionName(s) }
     })
-  }
-
-  /** Waits while another connection holds a transaction (iTerm2 queues its requests). */
-  async awaitTurn(connection: FakeConnectionHandle): Promise<void> {
-    while (this.transactionOwner !== null && this.transactionOwner !== connection) {
-      await new Promise<void>((resolve) => this.transactionEnded.push(resolve))
-    }
-  }
-
-  async beginTransaction(connection: FakeConnectionHandle): Promise<"OK" | "ALREADY_IN_TRANSACTION"> {
-    if (this.transactionOwner === connection) return "ALREADY_IN_TRANSACTION"
-    this.transactionOwner = connection
-    await Promise.all(this.liveSessions().map((s) => s.shell.hold()))
-    return "OK"
-  }
-
-  endTransaction(connection?: FakeConnectionHandle): "OK" | "NO_TRANSACTION" {
-    if (this.transactionOwner === null) return "NO_TRANSACTION"
-    if (connection !== undefined && this.transactionOwner !== connection) return "NO_TRANSACTION"
-    this.transactionOwner = null
-    for (const s of this.sessions.values()) s.shell.release()
-    const waiters = this.transactionEnded
-    this.transactionEnded = []
-    for (const w of waiters) w()
-    return "OK"
   }
 
   // ------------------------------------------------------------------ internals

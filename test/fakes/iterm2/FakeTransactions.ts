@@ -1,0 +1,40 @@
+/**
+ * FakeTransactions — iTerm2's API transactions: one connection at a time runs requests while the
+ * others queue, nesting → ALREADY_IN_TRANSACTION, ending outside one → NO_TRANSACTION, and the
+ * world's clock stops (shell output held) from begin to end.
+ */
+import type { FakeConnectionHandle } from "./FakeProtocol.js"
+
+export class FakeTransactions {
+  private owner: FakeConnectionHandle | null = null
+  private waiters: Array<() => void> = []
+
+  constructor(
+    private readonly hold: () => Promise<void>,
+    private readonly release: () => void
+  ) {}
+
+  /** Waits while another connection holds a transaction. */
+  async awaitTurn(connection: FakeConnectionHandle): Promise<void> {
+    while (this.owner !== null && this.owner !== connection) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve))
+    }
+  }
+
+  async begin(connection: FakeConnectionHandle): Promise<"OK" | "ALREADY_IN_TRANSACTION"> {
+    if (this.owner === connection) return "ALREADY_IN_TRANSACTION"
+    this.owner = connection
+    await this.hold()
+    return "OK"
+  }
+
+  /** Ends `connection`'s transaction (any, when omitted). */
+  end(connection?: FakeConnectionHandle): "OK" | "NO_TRANSACTION" {
+    if (this.owner === null || (connection !== undefined && this.owner !== connection))
+      return "NO_TRANSACTION"
+    this.owner = null
+    this.release()
+    for (const wake of this.waiters.splice(0)) wake()
+    return "OK"
+  }
+}
