@@ -3,20 +3,9 @@
  * (as Redacted), IT2_APP_PATH, TERMPILOT_OSASCRIPT and the iTerm2 timeouts.
  */
 import { homedir } from "node:os"
-import { join } from "node:path"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../services/AppConfig.js"
-
-/** iTerm2's API socket: `~/Library/Application Support/<suite or iTerm2>/private/socket`. */
-export const iterm2SocketPath = (home: string, suite?: string): string =>
-  join(
-    home,
-    "Library",
-    "Application Support",
-    suite !== undefined && suite.trim() !== "" ? suite : "iTerm2",
-    "private",
-    "socket"
-  )
+import { iterm2SocketPath } from "./iterm2/SocketPath.js"
 
 const nonBlank = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
