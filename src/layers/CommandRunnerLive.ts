@@ -22,7 +22,7 @@ import {
 } from "effect"
 import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
 import { type CommandResult, CommandRunner, type RunRequest } from "../services/CommandRunner.js"
-import { type ErrorCode, fail } from "../services/Errors.js"
+import { type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
 import { correlate, type Outcome } from "./CommandCorrelation.js"
@@ -35,17 +35,29 @@ export const MAX_OUTPUT_LINES = 2000
 export const MAX_WATCH_HOURS = 6
 
 /**
- * Submit failures that mean nothing was sent. The three session codes are the Terminal contract's
- * "fails having sent nothing" → `rejected`; `iterm2_unavailable` means the backend could not be
- * reached before sending → `error`, sent false. Any other failure (or a defect) of `submit` may have
- * happened with the text on its way → `error`, sent true.
+ * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
+ * nothing" codes → `rejected`, sent false. `iterm2_unavailable` → `error`, sent false: the backend
+ * could not be reached before sending — unless its cause says `{ sendOutcomeUnknown: true }` (the
+ * request left but no reply came). Any other failure, or a defect → `error`, sent true (maybe sent).
  */
 const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
   "session_not_ready",
   "shell_integration_required"
 ])
-const NOT_SENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable"])
+
+const sendOutcomeUnknown = (e: TermPilotError): boolean =>
+  typeof e.cause === "object" &&
+  e.cause !== null &&
+  "sendOutcomeUnknown" in e.cause &&
+  e.cause.sendOutcomeUnknown === true
+
+const submitFailure = (ctx: R.RequestContext, e: TermPilotError, now: number): CommandResult =>
+  REJECTED_CODES.has(e.code)
+    ? R.notSent(ctx, "rejected", e.code, e.message, now)
+    : e.code === "iterm2_unavailable" && !sendOutcomeUnknown(e)
+      ? R.notSent(ctx, "error", e.code, e.message, now)
+      : R.maybeSent(ctx, e.code, e.message, now)
 
 export interface CommandRunnerOptions {
   readonly registryCapacity?: number
@@ -110,13 +122,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
             result: R.maybeSent(ctx, "internal_error", "unexpected failure", now)
           } as const
         }
-        const e = failure.value
-        const result = REJECTED_CODES.has(e.code)
-          ? R.notSent(ctx, "rejected", e.code, e.message, now)
-          : NOT_SENT_ERROR_CODES.has(e.code)
-            ? R.notSent(ctx, "error", e.code, e.message, now)
-            : R.maybeSent(ctx, e.code, e.message, now)
-        return { _tag: "Final", result } as const
+        return { _tag: "Final", result: submitFailure(ctx, failure.value, now) } as const
       }).pipe(Effect.uninterruptible)
 
     /** The final result for an outcome, reading the command's own bounded output when it ended. */

@@ -78,7 +78,10 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     /**
      * Atomically re-check that the session is `ready` and type `command + "\r"` into it, with
      * broadcast suppressed. Fails (having sent nothing) with `session_not_ready`,
-     * `shell_integration_required` or `session_not_found` when the check does not pass.
+     * `shell_integration_required` or `session_not_found` when the check does not pass, and with
+     * `iterm2_unavailable` when the backend could not be reached before sending; a failure once the
+     * text may have left carries `cause: { sendOutcomeUnknown: true }`; CommandRunner reports that,
+     * and any other failure, as possibly sent.
      */
     readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, TermPilotError>
     /**

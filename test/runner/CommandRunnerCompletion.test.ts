@@ -91,7 +91,9 @@ describe("CommandRunner: commands that run to an outcome", () => {
           { _tag: "CommandEnd", promptId: "p1", exitCode: 0 },
           { _tag: "Prompt", promptId: "p2" }
         ])
-        const result = yield* runner.run(request("s1", "echo fast", { timeoutSeconds: 1 }))
+        const fiber = yield* Effect.fork(runner.run(request("s1", "echo fast", { timeoutSeconds: 1 })))
+        yield* TestClock.adjust(Duration.seconds(1))
+        const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({ status: "completed", exit_code: 0, output: "fast", sent: true })
       })
     )

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Queue } from "effect"
+import { correlate } from "../../src/layers/CommandCorrelation.js"
+import type { PromptEvent } from "../../src/services/PromptTracker.js"
+
+const outcomeOf = (ours: string | null, events: ReadonlyArray<PromptEvent>) =>
+  Effect.gen(function* () {
+    const queue = yield* Queue.unbounded<PromptEvent>()
+    yield* Queue.offerAll(queue, events)
+    return yield* correlate(queue, ours)
+  })
+
+describe("CommandCorrelation", () => {
+  it.effect("a redraw of our own prompt is not an outcome; our end is", () =>
+    Effect.gen(function* () {
+      const outcome = yield* outcomeOf("p1", [
+        { _tag: "Prompt", promptId: "p1" },
+        { _tag: "CommandStart", promptId: "p1", command: "ls" },
+        { _tag: "CommandEnd", promptId: "p1", exitCode: 4 }
+      ])
+      expect(outcome).toEqual({ _tag: "Ended", exitCode: 4, promptId: "p1" })
+    })
+  )
+
+  it.effect("an end without an id is read at the prompt we typed at", () =>
+    Effect.gen(function* () {
+      expect(yield* outcomeOf("p1", [{ _tag: "CommandEnd", promptId: null, exitCode: 0 }])).toEqual({
+        _tag: "Ended",
+        exitCode: 0,
+        promptId: "p1"
+      })
+    })
+  )
+
+  it.effect("an end of another prompt is foreign", () =>
+    Effect.gen(function* () {
+      const outcome = yield* outcomeOf("p1", [{ _tag: "CommandEnd", promptId: "p0", exitCode: 0 }])
+      expect(outcome._tag).toBe("Foreign")
+    })
+  )
+
+  it.effect("without ids, a prompt before our start is ignored and one after it means aborted", () =>
+    Effect.gen(function* () {
+      const outcome = yield* outcomeOf(null, [
+        { _tag: "Prompt", promptId: null },
+        { _tag: "CommandStart", promptId: null, command: null },
+        { _tag: "Prompt", promptId: null }
+      ])
+      expect(outcome).toEqual({ _tag: "Aborted" })
+    })
+  )
+
+  it.effect("an event queue that shuts down mid-watch counts as a lost connection", () =>
+    Effect.gen(function* () {
+      const queue = yield* Queue.unbounded<PromptEvent>()
+      const fiber = yield* Effect.fork(correlate(queue, "p1"))
+      yield* Effect.yieldNow()
+      yield* Queue.shutdown(queue)
+      const outcome = yield* Fiber.join(fiber)
+      expect(outcome._tag).toBe("Lost")
+    })
+  )
+})
