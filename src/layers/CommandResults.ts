@@ -71,11 +71,14 @@ export const timedOut = (ctx: RequestContext): CommandResult => ({
   message: `Stopped waiting after ${ctx.request.timeoutSeconds} seconds; the command may still be running. Use get_command_result with request_id ${ctx.requestId} to get its result later.`
 })
 
-/** The background watch itself gave up (it is bounded so nothing is watched forever). */
+/**
+ * The background watch itself gave up (it is bounded so nothing is watched forever). Final, so
+ * `error` rather than `timed_out`, which tells callers to poll again.
+ */
 export const watchExpired = (ctx: RequestContext, hours: number, atMs: number): CommandResult => ({
   ...base(ctx),
   ...finished(ctx, atMs),
-  status: "timed_out",
+  status: "error",
   sent: true,
   error_code: "command_timeout",
   message: `Stopped watching after ${hours} hours without an exit status; the command may still be running. Read the terminal to see what happened.`

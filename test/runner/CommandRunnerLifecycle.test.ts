@@ -135,7 +135,7 @@ describe("CommandRunner: what happens to a sent command", () => {
           const submitted = yield* runner.run(request("s1", "tail -f log", { waitForCompletion: false }))
           yield* TestClock.adjust(Duration.hours(6))
           const final = yield* runner.result(submitted.request_id, 0)
-          expect(final).toMatchObject({ status: "timed_out", error_code: "command_timeout", sent: true })
+          expect(final).toMatchObject({ status: "error", error_code: "command_timeout", sent: true })
           expect(final.message).toContain("Stopped watching after 6 hours")
           expect(yield* fake.watchers("s1")).toBe(0)
           yield* fake.setReadiness("s1", "ready")
