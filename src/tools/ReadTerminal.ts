@@ -31,7 +31,7 @@ export const ReadTerminalInput = Schema.Struct({
 export const ReadTerminalOutput = Schema.Struct({
   session_id: Schema.String,
   content: Schema.String,
-  line_count: Schema.Int,
+  line_count: Schema.Number.pipe(Schema.int()),
   truncated: Schema.Boolean,
   execution_readiness: Readiness,
   captured_at: Schema.String
