@@ -10,17 +10,19 @@ import { Effect, type Layer, ManagedRuntime } from "effect"
 import { makeServer, type ServerOptions } from "../../src/tools/Server.js"
 import type { ToolServices } from "../../src/tools/Tool.js"
 
-export interface McpHarness {
+export interface McpHarness<R = ToolServices> {
   readonly client: Client
   readonly server: Server
+  /** Run an effect against the same services the tools use (e.g. a fake's driver). */
+  readonly runPromise: <A, E>(effect: Effect.Effect<A, E, R>) => Promise<A>
   /** Close client and server, then dispose the runtime (finalizing the layer). */
   readonly close: () => Promise<void>
 }
 
-export const openMcpHarness = async <E>(
-  layer: Layer.Layer<ToolServices, E>,
+export const openMcpHarness = async <R, E>(
+  layer: Layer.Layer<R | ToolServices, E>,
   options: ServerOptions = {}
-): Promise<McpHarness> => {
+): Promise<McpHarness<R | ToolServices>> => {
   const runtime = ManagedRuntime.make(layer)
   await runtime.runtime() // build the layer now, so a broken layer fails here, not in a tool call
   const server = makeServer(
@@ -34,6 +36,7 @@ export const openMcpHarness = async <E>(
   return {
     client,
     server,
+    runPromise: (effect) => runtime.runPromise(effect),
     close: async () => {
       await client.close()
       await server.close()
@@ -43,7 +46,7 @@ export const openMcpHarness = async <E>(
 }
 
 /** The harness as a scoped resource, for `it.scoped` tests. */
-export const mcpHarness = <E>(layer: Layer.Layer<ToolServices, E>, options: ServerOptions = {}) =>
+export const mcpHarness = <R, E>(layer: Layer.Layer<R | ToolServices, E>, options: ServerOptions = {}) =>
   Effect.acquireRelease(
     Effect.promise(() => openMcpHarness(layer, options)),
     (harness) => Effect.promise(() => harness.close())
