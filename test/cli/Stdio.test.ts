@@ -75,7 +75,8 @@ describe("termpilot (stdio MCP server)", () => {
       }),
       ""
     ].join("\n")
-    const { code, stdout, stderr } = await run([], input)
+    // Debug logging on: every log line must still go to stderr, never into the protocol.
+    const { code, stdout, stderr } = await run(["--log-level", "debug"], input)
     expect(code, stderr).toBe(0)
     expect(stdout.endsWith("\n")).toBe(true)
     const messages = stdout
@@ -97,6 +98,7 @@ describe("termpilot (stdio MCP server)", () => {
       structuredContent: { error_code: "invalid_request" }
     })
     expect(stderr).not.toContain("not interactive")
+    expect(stderr).toContain("MCP server listening on stdio")
   })
 
   it("serves the SDK's StdioClientTransport", async () => {
