@@ -1,25 +1,20 @@
 /**
- * BackendLive — TEMPORARY stand-in for the iTerm2 backend (Terminal + CommandRunner) while the
- * real layers are written. Every call fails with `iterm2_unavailable`. Replace this module's
- * export with the real composition (Iterm2TerminalLive + CommandRunnerLive); nothing else changes.
+ * BackendLive — the terminal backend the MCP tools run on: iTerm2's Terminal and PromptTracker
+ * over one Iterm2Connection, with the backend-independent CommandRunner on top.
  */
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import type { AppConfig } from "../services/AppConfig.js"
-import { CommandRunner } from "../services/CommandRunner.js"
-import { fail } from "../services/Errors.js"
-import { Terminal } from "../services/Terminal.js"
+import type { CommandRunner } from "../services/CommandRunner.js"
+import type { Iterm2Connection } from "../services/Iterm2Connection.js"
+import type { Terminal } from "../services/Terminal.js"
+import { CommandRunnerLive } from "./CommandRunnerLive.js"
+import { Iterm2ConnectionLive } from "./iterm2/Iterm2ConnectionLive.js"
+import { Iterm2PromptTrackerLive } from "./iterm2-backend/Iterm2PromptTrackerLive.js"
+import { Iterm2TerminalLive } from "./iterm2-backend/Iterm2TerminalLive.js"
 
-const unavailable = Effect.fail(fail("iterm2_unavailable", "iTerm2 backend not wired yet"))
-
-export const BackendLive: Layer.Layer<Terminal | CommandRunner, never, AppConfig> = Layer.merge(
-  Layer.succeed(Terminal, {
-    listSessions: unavailable,
-    currentSession: unavailable,
-    getSession: () => unavailable,
-    read: () => unavailable,
-    readiness: () => unavailable,
-    submit: () => unavailable,
-    commandOutput: () => unavailable
-  }),
-  Layer.succeed(CommandRunner, { run: () => unavailable, result: () => unavailable })
-)
+/** Terminal + CommandRunner (+ the connection itself, for `termpilot doctor`) over iTerm2. */
+export const BackendLive: Layer.Layer<Terminal | CommandRunner | Iterm2Connection, never, AppConfig> =
+  CommandRunnerLive.pipe(
+    Layer.provideMerge(Layer.merge(Iterm2TerminalLive, Iterm2PromptTrackerLive)),
+    Layer.provideMerge(Iterm2ConnectionLive)
+  )

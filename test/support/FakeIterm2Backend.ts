@@ -22,7 +22,10 @@ export interface FakeIterm2Rig {
   readonly close: () => Promise<void>
 }
 
-export const fakeSettings = (socketPath: string, overrides: Partial<Iterm2Settings> = {}): Iterm2Settings => ({
+export const fakeSettings = (
+  socketPath: string,
+  overrides: Partial<Iterm2Settings> = {}
+): Iterm2Settings => ({
   socketPath,
   cookie: Option.none(),
   key: Option.none(),

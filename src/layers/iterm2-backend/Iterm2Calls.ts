@@ -1,0 +1,134 @@
+/**
+ * Typed request helpers over Iterm2Connection for the iTerm2 backend: each sends one request,
+ * checks that the expected reply came back, and turns iTerm2 failures into TermPilotErrors with
+ * stable codes (iterm2_unavailable, session_not_found, shell_integration_required).
+ */
+import { Effect } from "effect"
+import { fail, type TermPilotError } from "../../services/Errors.js"
+import type { Iterm2Connection, Iterm2Error } from "../../services/Iterm2Connection.js"
+import type {
+  ClientRequest,
+  GetBufferResponse,
+  GetPromptResponse,
+  LineRange,
+  ServerResponse,
+  VariableResponse
+} from "../../services/Iterm2Messages.js"
+
+type Conn = Iterm2Connection["Type"]
+
+export const unavailable = (error: Iterm2Error): TermPilotError =>
+  fail("iterm2_unavailable", error.message, error)
+
+export const notFound = (sessionId: string): TermPilotError =>
+  fail(
+    "session_not_found",
+    `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
+  )
+
+/** One request whose reply must carry `field`; anything else is a protocol failure. */
+export const callFor = <K extends keyof ServerResponse>(
+  conn: Conn,
+  request: ClientRequest,
+  field: K
+): Effect.Effect<NonNullable<ServerResponse[K]>, TermPilotError> =>
+  conn.call(request).pipe(
+    Effect.mapError(unavailable),
+    Effect.flatMap((reply) => {
+      const value = reply[field]
+      return value === undefined
+        ? Effect.fail(fail("iterm2_unavailable", `iTerm2 answered without a ${String(field)}.`))
+        : Effect.succeed(value as NonNullable<ServerResponse[K]>)
+    })
+  )
+
+/** The last prompt (or the prompt `promptId`) of a session; `undefined` when it has none. */
+export const getPrompt = (
+  conn: Conn,
+  sessionId: string,
+  promptId?: string
+): Effect.Effect<GetPromptResponse | undefined, TermPilotError> =>
+  callFor(
+    conn,
+    {
+      get_prompt_request:
+        promptId === undefined ? { session: sessionId } : { session: sessionId, unique_prompt_id: promptId }
+    },
+    "get_prompt_response"
+  ).pipe(
+    Effect.flatMap((reply) => {
+      switch (reply.status ?? "OK") {
+        case "OK":
+          return Effect.succeed(reply)
+        case "PROMPT_UNAVAILABLE":
+          return Effect.succeed(undefined)
+        case "SESSION_NOT_FOUND":
+          return Effect.fail(notFound(sessionId))
+        default:
+          return Effect.fail(
+            fail("iterm2_unavailable", `iTerm2 rejected the prompt request (${reply.status}).`)
+          )
+      }
+    })
+  )
+
+/** Session-scope variables, one request for all names; unset or unparsable values are null. */
+export const getVariables = (
+  conn: Conn,
+  sessionId: string,
+  names: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<unknown>, TermPilotError> =>
+  callFor(conn, { variable_request: { session_id: sessionId, get: names } }, "variable_response").pipe(
+    Effect.flatMap((reply: VariableResponse) => {
+      const status = reply.status ?? "OK"
+      if (status === "SESSION_NOT_FOUND") return Effect.fail(notFound(sessionId))
+      if (status !== "OK") return Effect.succeed(names.map(() => null))
+      return Effect.succeed(names.map((_, i) => parseJson(reply.values?.[i])))
+    })
+  )
+
+const parseJson = (raw: string | undefined): unknown => {
+  if (raw === undefined) return null
+  try {
+    return JSON.parse(raw) as unknown
+  } catch {
+    return null
+  }
+}
+
+/** Lines of a session's buffer for one line range. */
+export const getBuffer = (
+  conn: Conn,
+  sessionId: string,
+  lineRange: LineRange
+): Effect.Effect<GetBufferResponse, TermPilotError> =>
+  callFor(
+    conn,
+    { get_buffer_request: { session: sessionId, line_range: lineRange, include_styles: false } },
+    "get_buffer_response"
+  ).pipe(
+    Effect.flatMap((reply) => {
+      switch (reply.status ?? "OK") {
+        case "OK":
+          return Effect.succeed(reply)
+        case "SESSION_NOT_FOUND":
+          return Effect.fail(notFound(sessionId))
+        default:
+          return Effect.fail(
+            fail("output_unavailable", `iTerm2 could not read the buffer (${reply.status}).`)
+          )
+      }
+    })
+  )
+
+/** Absolute lines `[first, end)` of a session (whole lines, no column window). */
+export const getLines = (conn: Conn, sessionId: string, first: number, end: number) =>
+  getBuffer(conn, sessionId, {
+    windowed_coord_range: {
+      coord_range: { start: { x: 0, y: first }, end: { x: 0, y: end } },
+      columns: { location: 0, length: 0 }
+    }
+  })
+
+export const asString = (value: unknown): string | null =>
+  typeof value === "string" && value.length > 0 ? value : null

@@ -1,0 +1,163 @@
+/**
+ * The iTerm2 session inventory: windows → tabs → split panes (and buried sessions) from
+ * ListSessions, the focused session from Focus, and per-session metadata fetched with ONE
+ * variable request and ONE prompt request per session, all sessions in parallel.
+ */
+import { Effect } from "effect"
+import type { TermPilotError } from "../../services/Errors.js"
+import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
+import type {
+  FocusChangedNotification,
+  ListSessionsResponse,
+  SessionSummary,
+  SplitTreeNode
+} from "../../services/Iterm2Messages.js"
+import type { SessionInfo } from "../../services/Terminal.js"
+import { asString, callFor, getPrompt, getVariables } from "./Iterm2Calls.js"
+import { verdict } from "./Iterm2Readiness.js"
+
+type Conn = Iterm2Connection["Type"]
+
+/** Where a session sits in iTerm2's layout. */
+export interface Placement {
+  readonly sessionId: string
+  readonly windowId: string | null
+  readonly windowNumber: number | null
+  readonly tabId: string | null
+  readonly summaryTitle: string | null
+  readonly buried: boolean
+}
+
+const flatten = (node: SplitTreeNode | undefined): ReadonlyArray<SessionSummary> =>
+  (node?.links ?? []).flatMap((link) =>
+    link.session !== undefined ? [link.session] : link.node !== undefined ? flatten(link.node) : []
+  )
+
+/** Every session in view order (windows, tabs, depth-first panes), then buried ones; ids deduplicated. */
+export const placements = (layout: ListSessionsResponse): ReadonlyArray<Placement> => {
+  const seen = new Set<string>()
+  const out: Array<Placement> = []
+  const add = (summary: SessionSummary, p: Omit<Placement, "sessionId" | "summaryTitle">) => {
+    const id = summary.unique_identifier
+    if (id === undefined || id === "" || seen.has(id)) return
+    seen.add(id)
+    out.push({ ...p, sessionId: id, summaryTitle: asString(summary.title) })
+  }
+  for (const window of layout.windows ?? []) {
+    for (const tab of window.tabs ?? []) {
+      const where = {
+        windowId: window.window_id ?? null,
+        windowNumber: window.number ?? null,
+        tabId: tab.tab_id ?? null,
+        buried: false
+      }
+      for (const s of [...flatten(tab.root), ...(tab.minimized_sessions ?? [])]) add(s, where)
+    }
+  }
+  for (const s of layout.buried_sessions ?? []) {
+    add(s, { windowId: null, windowNumber: null, tabId: null, buried: true })
+  }
+  return out
+}
+
+/**
+ * The focused session from a FocusResponse, as Python's App derives it: the current window's
+ * selected tab's active session. Entries naming unknown windows, tabs or sessions are ignored.
+ */
+export const focusedSession = (
+  layout: ReadonlyArray<Placement>,
+  focus: ReadonlyArray<FocusChangedNotification>
+): string | null => {
+  let currentWindow: string | null = null
+  const selectedTab = new Map<string, string>()
+  const activeSession = new Map<string, string>()
+  const windowOfTab = new Map(layout.map((p) => [p.tabId, p.windowId] as const))
+  const tabOfSession = new Map(layout.map((p) => [p.sessionId, p.tabId] as const))
+  for (const entry of focus) {
+    if (entry.window !== undefined) {
+      const status = entry.window.window_status ?? "TERMINAL_WINDOW_BECAME_KEY"
+      if (status !== "TERMINAL_WINDOW_RESIGNED_KEY" && entry.window.window_id !== undefined) {
+        currentWindow = entry.window.window_id
+      }
+    } else if (entry.selected_tab !== undefined) {
+      const w = windowOfTab.get(entry.selected_tab)
+      if (w !== undefined && w !== null) selectedTab.set(w, entry.selected_tab)
+    } else if (entry.session !== undefined) {
+      const t = tabOfSession.get(entry.session)
+      if (t !== undefined && t !== null) activeSession.set(t, entry.session)
+    }
+  }
+  if (currentWindow === null) return null
+  const tab = selectedTab.get(currentWindow)
+  return tab === undefined ? null : (activeSession.get(tab) ?? null)
+}
+
+/** The layout and the focused session id, read in parallel. */
+export const readLayout = (
+  conn: Conn
+): Effect.Effect<
+  { readonly sessions: ReadonlyArray<Placement>; readonly current: string | null },
+  TermPilotError
+> =>
+  Effect.all(
+    [
+      callFor(conn, { list_sessions_request: {} }, "list_sessions_response"),
+      callFor(conn, { focus_request: {} }, "focus_response")
+    ],
+    { concurrency: 2 }
+  ).pipe(
+    Effect.map(([layout, focus]) => {
+      const sessions = placements(layout)
+      return { sessions, current: focusedSession(sessions, focus.notifications ?? []) }
+    })
+  )
+
+/** Session-scope variables fetched for every session, in one request. */
+export const METADATA_VARIABLES = [
+  "name",
+  "presentationName",
+  "tab.title",
+  "tab.window.title",
+  "hostname",
+  "username",
+  "path",
+  "tty",
+  "jobName",
+  "showingAlternateScreen"
+] as const
+
+/** Full metadata and readiness of one placed session: two requests, sent concurrently. */
+export const describe = (
+  conn: Conn,
+  placement: Placement,
+  current: string | null
+): Effect.Effect<SessionInfo, TermPilotError> =>
+  Effect.all(
+    [getVariables(conn, placement.sessionId, METADATA_VARIABLES), getPrompt(conn, placement.sessionId)],
+    { concurrency: 2 }
+  ).pipe(
+    Effect.map(([values, prompt]): SessionInfo => {
+      const v = (i: number) => asString(values[i])
+      return {
+        session_id: placement.sessionId,
+        backend: "iterm2",
+        window_id: placement.windowId,
+        tab_id: placement.tabId,
+        window_number: placement.windowNumber,
+        window_title: v(3),
+        tab_title: v(2),
+        session_title: v(0) ?? v(1) ?? placement.summaryTitle,
+        hostname: v(4),
+        username: v(5),
+        cwd: v(6),
+        tty: v(7),
+        job_name: v(8),
+        is_current: placement.sessionId === current,
+        buried: placement.buried,
+        execution_readiness: verdict(prompt, values[9])
+      }
+    })
+  )
+
+/** Bound on parallel per-session requests, so a huge layout cannot flood the socket. */
+export const DESCRIBE_CONCURRENCY = 16

@@ -1,0 +1,152 @@
+/**
+ * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads,
+ * readiness, and the fail-closed submit (re-check readiness and send inside one transaction, so no
+ * keystroke can slip in between the check and the send).
+ */
+import { Effect, Layer, Option, Ref } from "effect"
+import { fail, type TermPilotError } from "../../services/Errors.js"
+import { Iterm2Connection } from "../../services/Iterm2Connection.js"
+import { type Readiness, type SessionInfo, type Submission, Terminal } from "../../services/Terminal.js"
+import { callFor, notFound, unavailable } from "./Iterm2Calls.js"
+import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
+import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
+import { readCommandOutput, readScreen } from "./Iterm2Text.js"
+
+/** Why a session that is not `ready` refuses a command; nothing is sent in any of these cases. */
+export const notReady = (sessionId: string, readiness: Readiness): TermPilotError => {
+  switch (readiness) {
+    case "shell_integration_required":
+      return fail(
+        "shell_integration_required",
+        `Session '${sessionId}' has no shell integration, so TermPilot cannot verify an idle prompt or see when a command ends. Install iTerm2's Shell Integration in that shell.`
+      )
+    case "input_pending":
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' has text typed at the prompt that was not entered; nothing was sent. Ask the user to clear the command line.`
+      )
+    case "busy":
+      return fail("session_not_ready", `Session '${sessionId}' is running a command; nothing was sent.`)
+    case "interactive":
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' shows a full-screen program or no shell prompt; nothing was sent.`
+      )
+    default:
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' is not at a verified shell command boundary; nothing was sent.`
+      )
+  }
+}
+
+export const Iterm2TerminalLive = Layer.effect(
+  Terminal,
+  Effect.gen(function* () {
+    const conn = yield* Iterm2Connection
+
+    const listSessions = Effect.gen(function* () {
+      const layout = yield* readLayout(conn)
+      const described = yield* Effect.forEach(
+        layout.sessions,
+        (p) =>
+          describe(conn, p, layout.current).pipe(
+            // A session that closed between ListSessions and its metadata is simply gone.
+            Effect.map((s): SessionInfo | undefined => s),
+            Effect.catchIf(
+              (e) => e.code === "session_not_found",
+              () => Effect.succeed(undefined)
+            )
+          ),
+        { concurrency: DESCRIBE_CONCURRENCY }
+      )
+      return described.filter((s): s is SessionInfo => s !== undefined)
+    }).pipe(Effect.withSpan("Iterm2Terminal.listSessions"))
+
+    const getSession = (sessionId: string) =>
+      Effect.gen(function* () {
+        const layout = yield* readLayout(conn)
+        const placement = layout.sessions.find((p) => p.sessionId === sessionId)
+        if (placement === undefined) return yield* notFound(sessionId)
+        return yield* describe(conn, placement, layout.current)
+      })
+
+    const currentSession = Effect.gen(function* () {
+      const layout = yield* readLayout(conn)
+      const placement = layout.sessions.find((p) => p.sessionId === layout.current)
+      if (placement === undefined) {
+        return yield* fail("no_current_session", "iTerm2 has no current terminal session.")
+      }
+      return yield* describe(conn, placement, layout.current)
+    })
+
+    const read = (sessionId: string, bounds: { readonly maxLines: number; readonly maxChars: number }) =>
+      Effect.gen(function* () {
+        const text = yield* readScreen(conn, sessionId, bounds)
+        const readiness = yield* sessionReadiness(conn, sessionId)
+        return { ...text, readiness }
+      })
+
+    const submit = (sessionId: string, command: string) =>
+      Effect.gen(function* () {
+        const [prompt, alternate] = yield* promptAndScreen(conn, sessionId)
+        const readiness = verdict(prompt, alternate)
+        if (readiness !== "ready") return yield* notReady(sessionId, readiness)
+        const reply = yield* conn
+          .call({ send_text_request: { session: sessionId, text: `${command}\r`, suppress_broadcast: true } })
+          .pipe(
+            Effect.mapError((e) =>
+              fail(
+                "iterm2_unavailable",
+                `${e.message} The command may or may not have reached session '${sessionId}'.`,
+                { sendOutcomeUnknown: true }
+              )
+            )
+          )
+        const status = reply.send_text_response?.status ?? (reply.send_text_response ? "OK" : "MISSING")
+        if (status === "SESSION_NOT_FOUND") return yield* notFound(sessionId)
+        if (status !== "OK") {
+          return yield* fail(
+            "iterm2_unavailable",
+            `iTerm2 gave no send-text reply; the command may or may not have reached session '${sessionId}'.`,
+            { sendOutcomeUnknown: true }
+          )
+        }
+        return { promptId: prompt?.unique_prompt_id ?? null }
+      })
+
+    /**
+     * The check and the send run in one transaction. Once iTerm2 confirmed the send, a failure to
+     * end the transaction does not turn the submission into a failure: the text was sent.
+     */
+    const submitInTransaction = (sessionId: string, command: string) =>
+      Effect.gen(function* () {
+        const confirmed = yield* Ref.make(Option.none<Submission>())
+        return yield* submit(sessionId, command).pipe(
+          Effect.tap((s) => Ref.set(confirmed, Option.some(s))),
+          conn.transaction,
+          Effect.catchAll((e) =>
+            Effect.flatMap(Ref.get(confirmed), (done) =>
+              Option.isSome(done)
+                ? Effect.succeed(done.value)
+                : Effect.fail(e._tag === "Iterm2Error" ? unavailable(e) : e)
+            )
+          )
+        )
+      }).pipe(Effect.withSpan("Iterm2Terminal.submit"))
+
+    return Terminal.of({
+      listSessions,
+      currentSession,
+      getSession,
+      read,
+      readiness: (sessionId) => sessionReadiness(conn, sessionId),
+      submit: submitInTransaction,
+      commandOutput: (sessionId, promptId, bounds) => readCommandOutput(conn, sessionId, promptId, bounds)
+    })
+  })
+)
+
+/** Exposed for `termpilot doctor`: whether iTerm2 answers a ListSessions at all. */
+export const probeLayout = (conn: Iterm2Connection["Type"]) =>
+  callFor(conn, { list_sessions_request: {} }, "list_sessions_response")

@@ -1,0 +1,122 @@
+/**
+ * Bounded text from iTerm2's buffer: the screen plus scrollback tail of a session, and the tail of
+ * one command's output range. Each read fetches only the rows it may return (plus, for the screen,
+ * the blank rows below the last written one), inside one transaction so coordinates stay valid.
+ */
+import { Effect } from "effect"
+import { boundTail } from "../../domain/TextBounds.js"
+import { fail, type TermPilotError } from "../../services/Errors.js"
+import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
+import type { Coord, LineContents } from "../../services/Iterm2Messages.js"
+import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
+import { callFor, getBuffer, getLines, getPrompt } from "./Iterm2Calls.js"
+
+type Conn = Iterm2Connection["Type"]
+
+/** Rows → logical lines: a soft-wrapped row continues on the next one (proto2 default is HARD). */
+export const joinRows = (rows: ReadonlyArray<LineContents>): Array<string> => {
+  const lines: Array<string> = []
+  let current = ""
+  let open = false
+  for (const row of rows) {
+    current += row.text ?? ""
+    open = true
+    if ((row.continuation ?? "CONTINUATION_HARD_EOL") === "CONTINUATION_HARD_EOL") {
+      lines.push(current)
+      current = ""
+      open = false
+    }
+  }
+  if (open) lines.push(current)
+  return lines
+}
+
+const isBlank = (row: LineContents) => (row.text ?? "").trim() === ""
+
+/** The screen and the scrollback above it: at most `maxLines` rows, newest kept. */
+export const readScreen = (
+  conn: Conn,
+  sessionId: string,
+  bounds: ReadBounds
+): Effect.Effect<BoundedText, TermPilotError> =>
+  Effect.gen(function* () {
+    const screen = yield* getBuffer(conn, sessionId, { screen_contents_only: true })
+    const rows = screen.contents ?? []
+    const top = screen.windowed_coord_range?.coord_range?.start?.y ?? 0
+    const cursorRow = (screen.cursor?.y ?? top) - top
+    let last = Math.min(rows.length - 1, Math.max(cursorRow, -1))
+    for (let i = rows.length - 1; i > last; i--) {
+      const row = rows[i]
+      if (row !== undefined && !isBlank(row)) {
+        last = i
+        break
+      }
+    }
+    const onScreen = rows.slice(Math.max(0, last + 1 - bounds.maxLines), last + 1)
+    const need = bounds.maxLines - onScreen.length
+    let above: ReadonlyArray<LineContents> = []
+    let moreAbove = onScreen.length < last + 1
+    if (need > 0 && top > 0) {
+      const first = Math.max(0, top - need)
+      above = (yield* getLines(conn, sessionId, first, top)).contents ?? []
+      moreAbove = first > 0 && above.length === top - first
+    }
+    const bounded = boundTail(joinRows([...above, ...onScreen]), bounds)
+    return { ...bounded, truncated: bounded.truncated || moreAbove }
+  }).pipe(conn.transaction, Effect.mapError(toTermPilot))
+
+const toTermPilot = (e: TermPilotError | { readonly _tag: "Iterm2Error"; readonly message: string }) =>
+  e._tag === "Iterm2Error" ? fail("iterm2_unavailable", e.message) : e
+
+const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))
+
+/** Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt. */
+const outputEnd = (conn: Conn, sessionId: string, promptId: string, cursor: Coord) =>
+  Effect.gen(function* () {
+    const list = yield* callFor(
+      conn,
+      { list_prompts_request: { session: sessionId, first_unique_id: promptId } },
+      "list_prompts_response"
+    )
+    const ids = list.unique_prompt_id ?? []
+    const next = ids[ids.indexOf(promptId) + 1]
+    if (ids.indexOf(promptId) < 0 || next === undefined) return cursor
+    const prompt = yield* getPrompt(conn, sessionId, next)
+    const start = prompt?.prompt_range?.start ?? prompt?.command_range?.start
+    return start !== undefined && before(start, cursor) ? start : cursor
+  })
+
+const unavailableOutput = (detail: string) =>
+  fail("output_unavailable", `The command's output is unavailable: ${detail}.`)
+
+/** The bounded tail of the output range of the command typed at `promptId`. */
+export const readCommandOutput = (
+  conn: Conn,
+  sessionId: string,
+  promptId: string,
+  bounds: ReadBounds
+): Effect.Effect<BoundedText, TermPilotError> =>
+  Effect.gen(function* () {
+    const prompt = yield* getPrompt(conn, sessionId, promptId)
+    if (prompt === undefined) return yield* unavailableOutput("iTerm2 no longer knows that prompt")
+    const start = prompt.output_range?.start
+    const cursor = prompt.output_range?.end
+    if (start?.y === undefined || cursor?.y === undefined) {
+      return yield* unavailableOutput("iTerm2 reported no output range")
+    }
+    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    const endY = end.y ?? 0
+    const endX = end.x ?? 0
+    const lastRow = endX > 0 ? endY : endY - 1
+    if (lastRow < start.y) return { text: "", lineCount: 0, truncated: false }
+    const first = Math.max(start.y, lastRow - bounds.maxLines + 1)
+    const rows = [...((yield* getLines(conn, sessionId, first, lastRow + 1)).contents ?? [])]
+    const cut = (row: LineContents | undefined, from: number, to?: number): LineContents | undefined =>
+      row === undefined ? row : { ...row, text: [...(row.text ?? "")].slice(from, to).join("") }
+    if (endX > 0 && rows.length === lastRow - first + 1) {
+      rows[rows.length - 1] = cut(rows[rows.length - 1], 0, endX) ?? {}
+    }
+    if (first === start.y && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
+    const bounded = boundTail(joinRows(rows), bounds)
+    return { ...bounded, truncated: bounded.truncated || first > start.y }
+  }).pipe(conn.transaction, Effect.mapError(toTermPilot))
