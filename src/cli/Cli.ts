@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { MainLive } from "../layers/MainLive.js"
 import { packageVersion } from "../tools/PackageVersion.js"
 import { chatgptCommand, exitCodeOnCliExit } from "./chatgpt/ChatgptCommand.js"
+import { doctorCommand } from "./DoctorCommand.js"
 import { serveStdio } from "./Serve.js"
 
 const runServer = serveStdio.pipe(Effect.provide(MainLive))
@@ -16,7 +17,7 @@ const serve = Command.make("serve", {}, () => runServer).pipe(
 )
 
 /** Every subcommand of `termpilot`; one line per subcommand. */
-export const subcommands = [serve, chatgptCommand] as const
+export const subcommands = [serve, doctorCommand, chatgptCommand] as const
 
 export const termpilot = Command.make("termpilot", {}, () => runServer).pipe(
   Command.withDescription(

@@ -5,6 +5,7 @@
  */
 import { Command } from "@effect/cli"
 import { Effect, Either } from "effect"
+import { check, type Check as HealthCheck, passed, renderChecks } from "../../domain/HealthCheck.js"
 import { TunnelClient } from "../../services/TunnelClient.js"
 import {
   adviceLines,
@@ -24,32 +25,13 @@ import {
   tunnelClientLayer
 } from "./Shared.js"
 
-export type CheckStatus = "ok" | "failed" | "skipped"
-
-export interface Check {
-  readonly name: "tunnel_client" | "runtime_key" | "runtime"
-  readonly status: CheckStatus
-  readonly detail: string
-  readonly remedy: string | null
-}
+export type Check = HealthCheck<"tunnel_client" | "runtime_key" | "runtime">
 
 const LABELS: Record<Check["name"], string> = {
   tunnel_client: "tunnel-client",
   runtime_key: "runtime key",
   runtime: "tunnel runtime"
 }
-
-const check = (
-  name: Check["name"],
-  status: CheckStatus,
-  detail: string,
-  remedy: ReadonlyArray<string> = []
-): Check => ({
-  name,
-  status,
-  detail,
-  remedy: remedy.length > 0 ? remedy.join("\n") : null
-})
 
 const runChecks = (alias: string, keyEnv: string) =>
   Effect.gen(function* () {
@@ -123,14 +105,8 @@ const runChecks = (alias: string, keyEnv: string) =>
   })
 
 const render = (alias: string, checks: ReadonlyArray<Check>): Outcome => {
-  const ok = checks.every((c) => c.status === "ok")
-  const lines = [`TermPilot ChatGPT connection doctor (alias ${alias})`]
-  for (const c of checks) {
-    lines.push(`  [${c.status}]${" ".repeat(8 - c.status.length)}${LABELS[c.name]}: ${c.detail}`)
-    if (c.remedy !== null) lines.push(...c.remedy.split("\n").map((line) => `            ${line}`))
-  }
-  const failed = checks.filter((c) => c.status === "failed").length
-  lines.push(ok ? "All checks passed." : `${failed} check(s) failed.`)
+  const ok = passed(checks)
+  const lines = renderChecks(`TermPilot ChatGPT connection doctor (alias ${alias})`, checks, (n) => LABELS[n])
   return { exitCode: ok ? 0 : EXIT_FAILED, out: lines, err: [], json: { ok, checks } }
 }
 

@@ -5,18 +5,12 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
+import { type Check, check } from "../../domain/HealthCheck.js"
 import { AppConfig } from "../../services/AppConfig.js"
 import { Iterm2Connection, type Iterm2Error } from "../../services/Iterm2Connection.js"
 import { Terminal } from "../../services/Terminal.js"
 
-export type CheckStatus = "ok" | "warning" | "failed" | "skipped"
-
-export interface Check {
-  readonly name: string
-  readonly status: CheckStatus
-  readonly detail: string
-  readonly remedy: string | null
-}
+export type TerminalCheck = Check<"iterm2_socket" | "iterm2_connection" | "sessions" | "shell_integration">
 
 const ENABLE_API =
   "Start iTerm2 and enable its Python API: iTerm2 → Settings → General → Magic → Enable Python API."
@@ -35,14 +29,8 @@ const remedyFor = (error: Iterm2Error): string => {
   }
 }
 
-const check = (name: string, status: CheckStatus, detail: string, remedy: string | null = null): Check => ({
-  name,
-  status,
-  detail,
-  remedy
-})
-
-const skipped = (name: string): Check => check(name, "skipped", "skipped: an earlier check failed")
+const skipped = (name: TerminalCheck["name"]): TerminalCheck =>
+  check(name, "skipped", "Skipped: an earlier check failed.")
 
 /** Runs every check in order; later checks are skipped when an earlier one makes them meaningless. */
 export const terminalDoctor = Effect.gen(function* () {
@@ -51,13 +39,16 @@ export const terminalDoctor = Effect.gen(function* () {
   const conn = yield* Iterm2Connection
   const terminal = yield* Terminal
   const path = config.iterm2.socketPath
-  const checks: Array<Check> = []
+  const checks: Array<TerminalCheck> = []
 
   const present = yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false))
   checks.push(
     present
       ? check("iterm2_socket", "ok", `API socket found at ${path}`)
-      : check("iterm2_socket", "failed", `No iTerm2 API socket at ${path}`, ENABLE_API)
+      : check("iterm2_socket", "failed", `No iTerm2 API socket at ${path}`, [
+          ENABLE_API,
+          ...(process.platform === "darwin" ? [] : ["iTerm2 runs on macOS only; tmux support is planned."])
+        ])
   )
   if (!present) {
     return [...checks, skipped("iterm2_connection"), skipped("sessions"), skipped("shell_integration")]
@@ -65,7 +56,7 @@ export const terminalDoctor = Effect.gen(function* () {
 
   const version = yield* Effect.either(conn.protocolVersion)
   if (version._tag === "Left") {
-    checks.push(check("iterm2_connection", "failed", version.left.message, remedyFor(version.left)))
+    checks.push(check("iterm2_connection", "failed", version.left.message, [remedyFor(version.left)]))
     return [...checks, skipped("sessions"), skipped("shell_integration")]
   }
   checks.push(
@@ -78,14 +69,14 @@ export const terminalDoctor = Effect.gen(function* () {
 
   const sessions = yield* Effect.either(terminal.listSessions)
   if (sessions._tag === "Left") {
-    checks.push(check("sessions", "failed", sessions.left.message, ENABLE_API))
+    checks.push(check("sessions", "failed", sessions.left.message, [ENABLE_API]))
     return [...checks, skipped("shell_integration")]
   }
   const list = sessions.right
   checks.push(
     list.length > 0
       ? check("sessions", "ok", `${list.length} session(s) open`)
-      : check("sessions", "warning", "iTerm2 has no open sessions", "Open a terminal window in iTerm2.")
+      : check("sessions", "warning", "iTerm2 has no open sessions", ["Open a terminal window in iTerm2."])
   )
   const without = list.filter((s) => s.execution_readiness === "shell_integration_required")
   const label = (s: (typeof list)[number]) =>
@@ -99,7 +90,7 @@ export const terminalDoctor = Effect.gen(function* () {
             "shell_integration",
             "warning",
             `${without.length} of ${list.length} session(s) have no shell integration (run_command refuses them): ${without.map(label).join(", ")}`,
-            "In those shells run iTerm2 → Install Shell Integration, then open a new session."
+            ["In those shells run iTerm2 → Install Shell Integration, then open a new session."]
           )
   )
   return checks
