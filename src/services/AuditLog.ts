@@ -1,0 +1,96 @@
+/**
+ * AuditLog — an append-only JSON-lines trail of what the model ran and what it was shown.
+ * Entries hold sizes and SHA-256 digests of returned text, never the text itself; the command and
+ * session labels are written after secret redaction, so they hold no more than redaction left.
+ */
+import { Context, type Effect, Schema } from "effect"
+import { type CommandResult, CommandStatus } from "./CommandRunner.js"
+
+/** One tool call to record; the writer adds the time, digests and redaction. */
+export type AuditEvent =
+  | {
+      readonly _tag: "Command"
+      readonly tool: "run_command" | "get_command_result"
+      /** The result exactly as returned to the model (its `output` is digested, not stored). */
+      readonly result: CommandResult
+      /** Window, tab and session titles of the target, as the model knew them. */
+      readonly sessionLabels: ReadonlyArray<string>
+    }
+  | {
+      readonly _tag: "Read"
+      readonly tool: string
+      /** The session read, or null for calls not about one session (list_sessions). */
+      readonly sessionId: string | null
+      /** The text returned to the model, exactly (digested, not stored). */
+      readonly returned: string
+    }
+
+export const AuditEvent = {
+  command: (
+    tool: "run_command" | "get_command_result",
+    result: CommandResult,
+    sessionLabels: ReadonlyArray<string>
+  ): AuditEvent => ({ _tag: "Command", tool, result, sessionLabels }),
+  read: (tool: string, sessionId: string | null, returned: string): AuditEvent => ({
+    _tag: "Read",
+    tool,
+    sessionId,
+    returned
+  })
+}
+
+const Common = {
+  v: Schema.Literal(1),
+  /** ISO-8601 time at which `record` was called. */
+  time: Schema.String,
+  tool: Schema.String
+}
+
+/** A written line for run_command / get_command_result. */
+export const CommandAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("command"),
+  request_id: Schema.String,
+  session_id: Schema.String,
+  session_labels: Schema.Array(Schema.String),
+  command: Schema.String,
+  status: CommandStatus,
+  sent: Schema.Boolean,
+  exit_code: Schema.NullOr(Schema.Number),
+  error_code: Schema.NullOr(Schema.String),
+  /** Code points of the returned output; null when no output was returned. */
+  output_chars: Schema.NullOr(Schema.Number),
+  /** Hex SHA-256 of the returned output's UTF-8 bytes; null when no output was returned. */
+  output_sha256: Schema.NullOr(Schema.String),
+  duration_ms: Schema.NullOr(Schema.Number)
+})
+
+/** A written line for a read tool: what the model saw, by size and digest. */
+export const ReadAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("read"),
+  session_id: Schema.NullOr(Schema.String),
+  returned_chars: Schema.Number,
+  returned_sha256: Schema.String
+})
+
+/** Written when the queue was full and entries were dropped (the trail says it has a gap). */
+export const DroppedAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("dropped"),
+  count: Schema.Number
+})
+
+export const AuditLine = Schema.Union(CommandAuditLine, ReadAuditLine, DroppedAuditLine)
+export type AuditLine = typeof AuditLine.Type
+
+export class AuditLog extends Context.Tag("termpilot/AuditLog")<
+  AuditLog,
+  {
+    /**
+     * Queue one entry for the background writer. Never fails and never waits for I/O: a full
+     * queue drops the entry (and the trail records the gap); write failures are logged only.
+     */
+    readonly record: (event: AuditEvent) => Effect.Effect<void>
+  }
+>() {}
