@@ -89,7 +89,55 @@ const outputEnd = (conn: Conn, sessionId: string, promptId: string, cursor: Coor
 const unavailableOutput = (detail: string) =>
   fail("output_unavailable", `The command's output is unavailable: ${detail}.`)
 
-/** The bounded tail of the output range of the command typed at `promptId`. */
+/** The cursor, absolute (from a one-line buffer read). */
+const cursorOf = (conn: Conn, sessionId: string) =>
+  getBuffer(conn, sessionId, { trailing_lines: 1 }).pipe(Effect.map((reply) => reply.cursor))
+
+/**
+ * Where the output of a prompt that scrolled out of the history ended: at the oldest prompt still
+ * kept (the one after ours, since lines leave oldest first), or at the cursor if none is drawn yet.
+ */
+const endAfterLostPrompt = (conn: Conn, sessionId: string) =>
+  Effect.gen(function* () {
+    const list = yield* callFor(
+      conn,
+      { list_prompts_request: { session: sessionId } },
+      "list_prompts_response"
+    )
+    const oldest = list.unique_prompt_id?.[0]
+    if (oldest === undefined) return yield* cursorOf(conn, sessionId)
+    const prompt = yield* getPrompt(conn, sessionId, oldest)
+    return prompt?.prompt_range?.start ?? prompt?.command_range?.start
+  })
+
+interface OutputSpan {
+  readonly start: Coord
+  readonly end: Coord
+  /** False when the start scrolled out of the history: whatever is still kept is a tail. */
+  readonly complete: boolean
+}
+
+const outputSpan = (conn: Conn, sessionId: string, promptId: string) =>
+  Effect.gen(function* () {
+    const prompt = yield* getPrompt(conn, sessionId, promptId)
+    if (prompt === undefined) {
+      const end = yield* endAfterLostPrompt(conn, sessionId)
+      if (end?.y === undefined) return yield* unavailableOutput("it scrolled out of the terminal's history")
+      return { start: { x: 0, y: 0 }, end, complete: false } satisfies OutputSpan
+    }
+    const start = prompt.output_range?.start
+    const cursor = prompt.output_range?.end
+    if (start?.y === undefined || cursor?.y === undefined) {
+      return yield* unavailableOutput("iTerm2 reported no output range")
+    }
+    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    return { start, end, complete: true } satisfies OutputSpan
+  })
+
+/**
+ * The bounded tail of the output range of the command typed at `promptId`. When that prompt (or
+ * the start of its output) has scrolled out of the history, the kept tail is returned, truncated.
+ */
 export const readCommandOutput = (
   conn: Conn,
   sessionId: string,
@@ -97,26 +145,19 @@ export const readCommandOutput = (
   bounds: ReadBounds
 ): Effect.Effect<BoundedText, TermPilotError> =>
   Effect.gen(function* () {
-    const prompt = yield* getPrompt(conn, sessionId, promptId)
-    if (prompt === undefined) return yield* unavailableOutput("iTerm2 no longer knows that prompt")
-    const start = prompt.output_range?.start
-    const cursor = prompt.output_range?.end
-    if (start?.y === undefined || cursor?.y === undefined) {
-      return yield* unavailableOutput("iTerm2 reported no output range")
-    }
-    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    const { start, end, complete } = yield* outputSpan(conn, sessionId, promptId)
+    const startY = start.y ?? 0
     const endY = end.y ?? 0
     const endX = end.x ?? 0
     const lastRow = endX > 0 ? endY : endY - 1
-    if (lastRow < start.y) return { text: "", lineCount: 0, truncated: false }
-    const first = Math.max(start.y, lastRow - bounds.maxLines + 1)
+    if (lastRow < startY) return { text: "", lineCount: 0, truncated: !complete }
+    const first = Math.max(startY, lastRow - bounds.maxLines + 1)
     const rows = [...((yield* getLines(conn, sessionId, first, lastRow + 1)).contents ?? [])]
     const cut = (row: LineContents | undefined, from: number, to?: number): LineContents | undefined =>
       row === undefined ? row : { ...row, text: [...(row.text ?? "")].slice(from, to).join("") }
-    if (endX > 0 && rows.length === lastRow - first + 1) {
-      rows[rows.length - 1] = cut(rows[rows.length - 1], 0, endX) ?? {}
-    }
-    if (first === start.y && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
+    const whole = rows.length === lastRow - first + 1
+    if (endX > 0 && rows.length > 0) rows[rows.length - 1] = cut(rows[rows.length - 1], 0, endX) ?? {}
+    if (whole && first === startY && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
     const bounded = boundTail(joinRows(rows), bounds)
-    return { ...bounded, truncated: bounded.truncated || first > start.y }
+    return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete }
   }).pipe(conn.transaction, Effect.mapError(toTermPilot))

@@ -4,14 +4,18 @@
  * the alternate screen. Output can be held (an API transaction) and every wait is bounded.
  */
 import { userInfo } from "node:os"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as pty from "node-pty"
 import { type LocationReport, parseOsc7, parseOsc133, parseOsc1337 } from "../../../src/domain/Osc133.js"
+import { findPackageRoot } from "../../../src/layers/iterm2/Codec.js"
 import { FakePrompts, type PromptEvent } from "./FakePrompts.js"
 import { FakeScreen } from "./FakeScreen.js"
 
-const RC_FILE = fileURLToPath(new URL("./fake-bashrc.bash", import.meta.url))
-const INTEGRATION_FILE = fileURLToPath(new URL("./shell-integration.bash", import.meta.url))
+/** The .bash files live beside the sources; compiled copies (dist/test/…, for the bench) use them there. */
+const FAKE_DIR = join(findPackageRoot(dirname(fileURLToPath(import.meta.url))), "test", "fakes", "iterm2")
+const RC_FILE = join(FAKE_DIR, "fake-bashrc.bash")
+const INTEGRATION_FILE = join(FAKE_DIR, "shell-integration.bash")
 
 export interface FakeShellOptions {
   readonly integration: boolean
