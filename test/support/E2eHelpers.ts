@@ -1,0 +1,131 @@
+/**
+ * Small helpers for the end-to-end suites (test/e2e): typed tool calls over the fake-iTerm2 rig,
+ * bounded polling of a session's readiness through the tools themselves, and "nothing was typed"
+ * checks against the fake's SendText ledger.
+ */
+import { expect } from "vitest"
+import type { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
+import { call } from "./FakeIterm2Backend.js"
+import type { McpHarness } from "./McpHarness.js"
+
+/** SessionInfo as the tools return it (structuredContent). */
+export interface SessionView {
+  readonly session_id: string
+  readonly backend: string
+  readonly window_id: string | null
+  readonly tab_id: string | null
+  readonly window_number: number | null
+  readonly window_title: string | null
+  readonly tab_title: string | null
+  readonly session_title: string | null
+  readonly hostname: string | null
+  readonly username: string | null
+  readonly cwd: string | null
+  readonly tty: string | null
+  readonly job_name: string | null
+  readonly is_current: boolean
+  readonly buried: boolean
+  readonly execution_readiness: string
+}
+
+/** CommandResult as run_command / get_command_result return it. */
+export interface CommandView {
+  readonly request_id: string
+  readonly session_id: string
+  readonly command: string
+  readonly status: string
+  readonly sent: boolean
+  readonly exit_code: number | null
+  readonly output: string | null
+  readonly truncated: boolean
+  readonly output_line_count: number
+  readonly started_at: string
+  readonly finished_at: string | null
+  readonly duration_ms: number | null
+  readonly error_code: string | null
+  readonly message: string | null
+}
+
+export interface ReadView {
+  readonly session_id: string
+  readonly content: string
+  readonly line_count: number
+  readonly truncated: boolean
+  readonly execution_readiness: string
+  readonly captured_at: string
+}
+
+export interface Called<A> {
+  readonly isError: boolean
+  readonly data: A
+}
+
+const typed = async <A>(mcp: McpHarness, name: string, args: Record<string, unknown>) =>
+  (await call(mcp, name, args)) as unknown as Called<A>
+
+export const listSessions = async (mcp: McpHarness): Promise<ReadonlyArray<SessionView>> => {
+  const result = await typed<{ sessions: ReadonlyArray<SessionView> }>(mcp, "list_sessions", {})
+  expect(result.isError, JSON.stringify(result.data)).toBe(false)
+  return result.data.sessions
+}
+
+/** The listed session with exactly this id (fails the test when it is missing). */
+export const listed = async (mcp: McpHarness, sessionId: string): Promise<SessionView> => {
+  const found = (await listSessions(mcp)).find((s) => s.session_id === sessionId)
+  expect(found, `${sessionId} in list_sessions`).toBeDefined()
+  return found as SessionView
+}
+
+export const currentSession = (mcp: McpHarness) => typed<SessionView>(mcp, "get_current_session", {})
+
+export const readTerminal = (mcp: McpHarness, args: Record<string, unknown>) =>
+  typed<ReadView>(mcp, "read_terminal", args)
+
+export const runCommand = (mcp: McpHarness, args: Record<string, unknown>) =>
+  typed<CommandView>(mcp, "run_command", args)
+
+export const commandResult = (mcp: McpHarness, args: Record<string, unknown>) =>
+  typed<CommandView>(mcp, "get_command_result", args)
+
+/** Polls read_terminal (bounded) until the session's readiness is `expected`. */
+export const waitForReadiness = async (
+  mcp: McpHarness,
+  sessionId: string,
+  expected: string,
+  timeoutMs = 10_000
+): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  let last = "(none)"
+  while (Date.now() < deadline) {
+    const read = await readTerminal(mcp, { session_id: sessionId, max_lines: 1 })
+    last = read.isError ? JSON.stringify(read.data) : read.data.execution_readiness
+    if (last === expected) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${sessionId} did not become ${expected} within ${timeoutMs} ms (last: ${last})`)
+}
+
+/** Runs `action` and asserts the fake received no SendText at all meanwhile. */
+export const expectNothingSent = async <A>(world: FakeWorld, action: () => Promise<A>): Promise<A> => {
+  const before = world.ledger.all()
+  const result = await action()
+  expect(world.ledger.all().slice(before.length), "SendText requests during the action").toEqual([])
+  expect(world.ledger.size).toBe(before.length)
+  return result
+}
+
+/** A `rejected`, nothing-sent CommandResult with this error code. */
+export const expectRejected = (result: Called<CommandView>, errorCode: string): void => {
+  expect(result.isError, JSON.stringify(result.data)).toBe(true)
+  expect(result.data).toMatchObject({
+    status: "rejected",
+    sent: false,
+    error_code: errorCode,
+    exit_code: null
+  })
+  expect(result.data.output).toBeNull()
+}
+
+/** `seq`-style numbered lines, e.g. numbered("line-", 1, 3) → ["line-1", "line-2", "line-3"]. */
+export const numbered = (prefix: string, from: number, to: number): Array<string> =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`)
