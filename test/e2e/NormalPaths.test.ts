@@ -206,6 +206,28 @@ describe("run_command", () => {
     expect(result.data).toMatchObject({ status: "completed", exit_code: 1, output: "before-false" })
   })
 
+  it("runs in a buried session and in a split pane by their exact ids", async () => {
+    const { world, mcp } = rig
+    const buried = await world.createBuriedSession({ cwd: dir("buried-run") })
+    const window = await world.createWindow({ cwd: dir("split-left") })
+    const pane = await world.splitPane(window.sessionId, { cwd: dir("split-right") })
+    const before = world.ledger.size
+    const inBuried = await runCommand(mcp, {
+      session_id: buried.sessionId,
+      command: "basename $PWD; (exit 2)"
+    })
+    expect(inBuried.data).toMatchObject({ status: "completed", exit_code: 2, output: "buried-run" })
+    const inPane = await runCommand(mcp, { session_id: pane.sessionId, command: "basename $PWD" })
+    expect(inPane.data).toMatchObject({ status: "completed", exit_code: 0, output: "split-right" })
+    expect(
+      world.ledger
+        .all()
+        .slice(before)
+        .map((e) => e.session)
+    ).toEqual([buried.sessionId, pane.sessionId])
+    expect(world.ledger.forSession(window.sessionId)).toEqual([])
+  })
+
   it("keeps the tail of output longer than max_output_chars and reads long output across scrollback", async () => {
     const { world, mcp } = rig
     const s = await world.createWindow({ cwd: dir("tail") })
