@@ -26,6 +26,17 @@ export const notFound = (sessionId: string): TermPilotError =>
     `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
   )
 
+/** iTerm2 session ids are session GUIDs. */
+const SESSION_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/
+
+/**
+ * Only an exact session GUID may reach iTerm2. iTerm2 itself resolves the keywords "active" (the
+ * focused session) and "all" (every session): passed through, a caller's "active" would read or
+ * type into whatever has focus. Anything that is not a GUID is not found, before any request.
+ */
+export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPilotError> =>
+  SESSION_GUID.test(sessionId) ? Effect.succeed(sessionId) : Effect.fail(notFound(sessionId))
+
 /** One request whose reply must carry `field`; anything else is a protocol failure. */
 export const callFor = <K extends keyof ServerResponse>(
   conn: Conn,

@@ -8,7 +8,7 @@ import { fail, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection, type Iterm2Event } from "../../services/Iterm2Connection.js"
 import type { NotificationRequest } from "../../services/Iterm2Messages.js"
 import { type PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
-import { callFor, notFound } from "./Iterm2Calls.js"
+import { callFor, exactSessionId, notFound } from "./Iterm2Calls.js"
 
 /** The PromptEvent an iTerm2 event means for `sessionId`, if any. */
 export const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined => {
@@ -57,6 +57,7 @@ export const Iterm2PromptTrackerLive = Layer.effect(
 
     const watch = (sessionId: string) =>
       Effect.gen(function* () {
+        yield* exactSessionId(sessionId)
         const events = yield* conn.events
         const out = yield* Effect.acquireRelease(Queue.sliding<PromptEvent>(WATCH_CAPACITY), Queue.shutdown)
         // Interruptible even when watch is called from an uninterruptible region (the runner's send

@@ -7,7 +7,7 @@ import { Effect, Layer, Option, Ref } from "effect"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import { type Readiness, type SessionInfo, type Submission, Terminal } from "../../services/Terminal.js"
-import { callFor, notFound, unavailable } from "./Iterm2Calls.js"
+import { callFor, exactSessionId, notFound, unavailable } from "./Iterm2Calls.js"
 import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
 import { readCommandOutput, readScreen } from "./Iterm2Text.js"
@@ -138,11 +138,13 @@ export const Iterm2TerminalLive = Layer.effect(
     return Terminal.of({
       listSessions,
       currentSession,
-      getSession,
-      read,
-      readiness: (sessionId) => sessionReadiness(conn, sessionId),
-      submit: submitInTransaction,
-      commandOutput: (sessionId, promptId, bounds) => readCommandOutput(conn, sessionId, promptId, bounds)
+      getSession: (sessionId) => Effect.flatMap(exactSessionId(sessionId), getSession),
+      read: (sessionId, bounds) => Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds)),
+      readiness: (sessionId) => Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id)),
+      submit: (sessionId, command) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => submitInTransaction(id, command)),
+      commandOutput: (sessionId, promptId, bounds) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds))
     })
   })
 )
