@@ -5,6 +5,7 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Console, Effect, Runtime } from "effect"
+import { toolRegistry } from "../tools/Registry.js"
 import { makeServer, type ToolRunner } from "../tools/Server.js"
 import type { ToolServices } from "../tools/Tool.js"
 
@@ -26,18 +27,24 @@ const stdinClosed = Effect.async<void>((resume) => {
   })
 })
 
-export const serveStdio: Effect.Effect<void, never, ToolServices> = Effect.scoped(
-  Effect.gen(function* () {
-    if (process.stdin.isTTY === true) yield* Console.error(TTY_HINT)
-    const runtime = yield* Effect.runtime<ToolServices>()
-    const run: ToolRunner = (effect, signal) =>
-      Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
-    const server = makeServer(run)
-    yield* Effect.acquireRelease(
-      Effect.promise(() => server.connect(new StdioServerTransport())),
-      () => Effect.promise(() => server.close())
-    )
-    yield* Effect.logDebug("MCP server listening on stdio")
-    yield* stdinClosed
-  })
-)
+export interface ServeOptions {
+  /** Read-only mode: run_command is neither listed nor callable. */
+  readonly readOnly: boolean
+}
+
+export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, ToolServices> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      if (process.stdin.isTTY === true) yield* Console.error(TTY_HINT)
+      const runtime = yield* Effect.runtime<ToolServices>()
+      const run: ToolRunner = (effect, signal) =>
+        Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
+      const server = makeServer(run, { tools: toolRegistry({ readOnly: options.readOnly }) })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => server.connect(new StdioServerTransport())),
+        () => Effect.promise(() => server.close())
+      )
+      yield* Effect.logDebug(`MCP server listening on stdio${options.readOnly ? " (read-only)" : ""}`)
+      yield* stdinClosed
+    })
+  )

@@ -1,10 +1,13 @@
 /**
- * AppConfigLive — the only reader of the environment: HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
- * (as Redacted), IT2_APP_PATH, TERMPILOT_OSASCRIPT and the iTerm2 timeouts.
+ * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
+ * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
+ * TERMPILOT_READ_ONLY) and of the optional JSON config file.
  */
 import { homedir } from "node:os"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { resolveAuditPath, resolveConfigPaths } from "../domain/ConfigFile.js"
 import { AppConfig } from "../services/AppConfig.js"
+import { loadConfigFile } from "./ConfigFileLive.js"
 import { iterm2SocketPath } from "./iterm2/SocketPath.js"
 
 const nonBlank = (name: string) =>
@@ -24,22 +27,46 @@ const positiveMs = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
-/** Reads the environment once, when the layer is built; fails with a ConfigError on bad values. */
-export const AppConfigLive = Layer.effect(
-  AppConfig,
-  Effect.gen(function* () {
-    const home = Option.getOrElse(yield* nonBlank("HOME"), () => homedir())
-    const suite = yield* nonBlank("IT2_SUITE")
-    return {
-      iterm2: {
-        socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),
-        cookie: yield* nonBlankRedacted("ITERM2_COOKIE"),
-        key: yield* nonBlankRedacted("ITERM2_KEY"),
-        osascript: Option.getOrElse(yield* nonBlank("TERMPILOT_OSASCRIPT"), () => "/usr/bin/osascript"),
-        appName: Option.getOrElse(yield* nonBlank("IT2_APP_PATH"), () => "iTerm2"),
-        requestTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS", 10_000),
-        connectTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS", 5_000)
+export interface AppConfigOptions {
+  /** `--read-only` from the command line: forces read-only mode whatever the file says. */
+  readonly readOnly?: boolean
+}
+
+/**
+ * Reads the environment and the optional config file once, when the layer is built; fails with a
+ * ConfigError on bad environment values and a ConfigFileError (naming the file) on a bad file.
+ */
+export const appConfigLayer = (options: AppConfigOptions = {}) =>
+  Layer.effect(
+    AppConfig,
+    Effect.gen(function* () {
+      const home = Option.getOrElse(yield* nonBlank("HOME"), () => homedir())
+      const suite = yield* nonBlank("IT2_SUITE")
+      const env = {
+        HOME: home,
+        XDG_CONFIG_HOME: Option.getOrUndefined(yield* nonBlank("XDG_CONFIG_HOME")),
+        XDG_STATE_HOME: Option.getOrUndefined(yield* nonBlank("XDG_STATE_HOME")),
+        TERMPILOT_CONFIG: Option.getOrUndefined(yield* nonBlank("TERMPILOT_CONFIG"))
       }
-    }
-  })
-)
+      const readOnlyEnv = yield* Config.boolean("TERMPILOT_READ_ONLY").pipe(Config.withDefault(false))
+      const loaded = yield* loadConfigFile(resolveConfigPaths(env, process.platform))
+      const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
+      return {
+        iterm2: {
+          socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),
+          cookie: yield* nonBlankRedacted("ITERM2_COOKIE"),
+          key: yield* nonBlankRedacted("ITERM2_KEY"),
+          osascript: Option.getOrElse(yield* nonBlank("TERMPILOT_OSASCRIPT"), () => "/usr/bin/osascript"),
+          appName: Option.getOrElse(yield* nonBlank("IT2_APP_PATH"), () => "iTerm2"),
+          requestTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS", 10_000),
+          connectTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS", 5_000)
+        },
+        settings: { ...loaded.config, readOnly },
+        configPath: loaded.path,
+        auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)
+      }
+    })
+  )
+
+/** The configuration with nothing forced from the command line. Needs a FileSystem. */
+export const AppConfigLive = appConfigLayer()

@@ -43,7 +43,8 @@ export const MAX_WATCH_HOURS = 6
 const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
   "session_not_ready",
-  "shell_integration_required"
+  "shell_integration_required",
+  "not_permitted"
 ])
 
 const sendOutcomeUnknown = (e: TermPilotError): boolean =>

@@ -1,17 +1,42 @@
 /**
- * MainLive — the one composition root of the MCP server: the terminal backend (Terminal +
- * CommandRunner) on top of AppConfig and the Node platform. Logging is provided once, around the
+ * MainLive — the one composition root of the MCP server: configuration (environment and config
+ * file), the terminal backend (Terminal + CommandRunner), what the tools apply to what they return
+ * (ToolSettings), and the audit trail, on the Node platform. Logging is provided once, around the
  * whole program, by the bin entry (see Logging.ts).
  */
 import { NodeContext } from "@effect/platform-node"
-import type { ConfigError } from "effect"
-import { Layer } from "effect"
-import type { CommandRunner } from "../services/CommandRunner.js"
-import type { Terminal } from "../services/Terminal.js"
-import { AppConfigLive } from "./AppConfigLive.js"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../services/AppConfig.js"
+import { ToolSettings } from "../services/ToolSettings.js"
+import { type AppConfigOptions, appConfigLayer } from "./AppConfigLive.js"
+import { auditLogLayer } from "./AuditLogLive.js"
 import { BackendLive } from "./BackendLive.js"
 
-export const MainLive: Layer.Layer<Terminal | CommandRunner, ConfigError.ConfigError> = BackendLive.pipe(
-  Layer.provide(AppConfigLive),
-  Layer.provide(NodeContext.layer)
+const ToolSettingsLive = Layer.effect(
+  ToolSettings,
+  Effect.map(AppConfig, ({ settings }) => ({ redactSecrets: settings.redaction.enabled }))
 )
+
+const AuditFromConfig = Layer.unwrapEffect(
+  Effect.map(AppConfig, ({ settings, auditPath }) =>
+    auditLogLayer({
+      enabled: settings.audit.enabled,
+      path: auditPath,
+      maxBytes: settings.audit.maxBytes,
+      redact: settings.redaction.enabled
+    })
+  )
+)
+
+/** Everything the server runs on, for a given configuration (tests pass their own). */
+export const mainLayerWith = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
+  Layer.mergeAll(BackendLive, ToolSettingsLive, AuditFromConfig).pipe(
+    Layer.provideMerge(config),
+    Layer.provide(NodeContext.layer)
+  )
+
+/** Everything `termpilot` serves with; `options` carries what the command line forces. */
+export const mainLive = (options: AppConfigOptions = {}) =>
+  mainLayerWith(appConfigLayer(options).pipe(Layer.provide(NodeContext.layer)))
+
+export const MainLive = mainLive()

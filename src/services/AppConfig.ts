@@ -2,6 +2,7 @@
  * AppConfig — the only reader of the environment and the config file. Secrets are `Redacted`.
  */
 import { Context, type Option, type Redacted } from "effect"
+import type { TermPilotConfig } from "../domain/ConfigFile.js"
 
 export interface Iterm2Settings {
   /** Absolute path of iTerm2's API socket (honours IT2_SUITE). */
@@ -23,5 +24,14 @@ export class AppConfig extends Context.Tag("termpilot/AppConfig")<
   AppConfig,
   {
     readonly iterm2: Iterm2Settings
+    /**
+     * The config file's settings, defaults filled in (see src/domain/ConfigFile.ts), with
+     * `--read-only` and TERMPILOT_READ_ONLY applied to `readOnly`.
+     */
+    readonly settings: TermPilotConfig
+    /** The config file in force, or null when there is none. */
+    readonly configPath: string | null
+    /** Where the audit trail is written (resolved), or undefined when no path can be formed. */
+    readonly auditPath: string | undefined
   }
 >() {}

@@ -33,6 +33,8 @@ export const SessionInfo = Schema.Struct({
   cwd: Schema.NullOr(Schema.String),
   tty: Schema.NullOr(Schema.String),
   job_name: Schema.NullOr(Schema.String),
+  profile_name: Schema.NullOr(Schema.String),
+  tag: Schema.NullOr(Schema.String),
   is_current: Schema.Boolean,
   buried: Schema.Boolean,
   execution_readiness: Readiness

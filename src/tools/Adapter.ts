@@ -4,8 +4,11 @@
  * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, ParseResult, Schema } from "effect"
+import { Cause, Effect, Option, ParseResult, Schema } from "effect"
+import { AuditEvent, AuditLog } from "../services/AuditLog.js"
+import type { CommandResult } from "../services/CommandRunner.js"
 import { ErrorCode, fail } from "../services/Errors.js"
+import { Terminal } from "../services/Terminal.js"
 import { NOT_A_KNOWN_ARGUMENT } from "./Fields.js"
 import type { Tool, ToolServices } from "./Tool.js"
 
@@ -42,6 +45,37 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
   }
 }
 
+const LABEL_TIMEOUT = "2 seconds"
+
+/** The titles of the session a command went to, as far as they can be had quickly. */
+const sessionLabels = (sessionId: string) =>
+  Effect.flatMap(Terminal, (terminal) => terminal.getSession(sessionId)).pipe(
+    Effect.map((s) => [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)),
+    Effect.timeout(LABEL_TIMEOUT),
+    Effect.orElseSucceed((): ReadonlyArray<string> => [])
+  )
+
+const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) => {
+  if (tool.audit === "command") {
+    const result = output as unknown as CommandResult
+    const name = tool.name === "get_command_result" ? "get_command_result" : "run_command"
+    return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
+  }
+  const target = (input as { readonly session_id?: unknown }).session_id
+  return Effect.succeed(
+    AuditEvent.read(tool.name, typeof target === "string" ? target : null, JSON.stringify(output))
+  )
+}
+
+/**
+ * Appends the call to the audit trail. `record` only queues the line (a background writer does the
+ * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT.
+ */
+const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) =>
+  Effect.flatMap(Effect.serviceOption(AuditLog), (log) =>
+    Option.isNone(log) ? Effect.void : Effect.flatMap(auditEvent(tool, input, output), log.value.record)
+  )
+
 const decodeOptions = { onExcessProperty: "error", errors: "first" } as const
 
 /** Run one tool call to completion. Never fails: every outcome is a CallToolResult. */
@@ -54,7 +88,9 @@ export const callTool = <I, IE, O, OE>(
     decodeOptions
   )(args ?? {}).pipe(
     Effect.mapError((error) => fail("invalid_request", describeParseError(error))),
-    Effect.flatMap((input) => tool.handler(input)),
+    Effect.flatMap((input) =>
+      tool.handler(input).pipe(Effect.tap((output) => recordAudit(tool, input, output)))
+    ),
     Effect.flatMap((output) =>
       Schema.encode(tool.output)(output).pipe(
         Effect.orDie,

@@ -3,9 +3,10 @@
  * bounded time for it to finish. Reads only; never sends anything to a terminal.
  */
 import { Effect, Schema } from "effect"
-import { CommandResult, CommandRunner } from "../services/CommandRunner.js"
+import { CommandRunner } from "../services/CommandRunner.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField, nonNegativeNumberField } from "./Fields.js"
+import { ObservedCommandResult, observeResult } from "./Observation.js"
 import { isFailedResult, MAX_TIMEOUT_SECONDS, summarizeResult } from "./RunCommand.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
@@ -28,10 +29,11 @@ export const getCommandResult = defineTool({
     `'submitted' or 'timed_out'. This never sends anything to a terminal. ${OBSERVATION_NOTE}`,
   annotations: readerAnnotations,
   input: GetCommandResultInput,
-  output: CommandResult,
+  output: ObservedCommandResult,
+  audit: "command",
   handler: Effect.fn("get_command_result")(function* (input) {
     const runner = yield* CommandRunner
-    return yield* runner.result(input.request_id, input.wait_seconds)
+    return yield* observeResult(yield* runner.result(input.request_id, input.wait_seconds))
   }),
   summary: summarizeResult,
   isErrorOutput: isFailedResult

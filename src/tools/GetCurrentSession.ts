@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { SessionInfo, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { NoArguments } from "./Fields.js"
+import { observeSession } from "./Observation.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
 export const GetCurrentSessionInput = NoArguments
@@ -21,7 +22,7 @@ export const getCurrentSession = defineTool({
   output: SessionInfo,
   handler: Effect.fn("get_current_session")(function* () {
     const terminal = yield* Terminal
-    return yield* terminal.currentSession
+    return observeSession(yield* terminal.currentSession)
   }),
   summary: (session) => `Current session: ${session.session_id} (${session.execution_readiness}).`
 })

@@ -5,6 +5,7 @@ import { Effect, Schema } from "effect"
 import { SessionInfo, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { NoArguments } from "./Fields.js"
+import { observeSession } from "./Observation.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
 export const ListSessionsInput = NoArguments
@@ -22,7 +23,7 @@ export const listSessions = defineTool({
   output: ListSessionsOutput,
   handler: Effect.fn("list_sessions")(function* () {
     const terminal = yield* Terminal
-    return { sessions: yield* terminal.listSessions }
+    return { sessions: (yield* terminal.listSessions).map(observeSession) }
   }),
   summary: ({ sessions }) => `Found ${sessions.length} terminal session(s).`
 })

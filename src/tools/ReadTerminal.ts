@@ -3,9 +3,11 @@
  * execution readiness and the capture time.
  */
 import { DateTime, Effect, Schema } from "effect"
+import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
 import { Readiness, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField, integerField } from "./Fields.js"
+import { lineCount, observe } from "./Observation.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
 export const MAX_READ_LINES = 2000
@@ -34,7 +36,10 @@ export const ReadTerminalOutput = Schema.Struct({
   line_count: Schema.Number.pipe(Schema.int()),
   truncated: Schema.Boolean,
   execution_readiness: Readiness,
-  captured_at: Schema.String
+  captured_at: Schema.String,
+  redactions: Schema.Int.annotations({
+    description: "How many secrets in `content` were replaced by [REDACTED:kind] markers."
+  })
 })
 
 export const readTerminal = defineTool({
@@ -54,16 +59,18 @@ export const readTerminal = defineTool({
       maxChars: input.max_chars
     })
     const capturedAt = yield* DateTime.now
+    const shown = yield* observe(snapshot.text)
     return {
       session_id: input.session_id,
-      content: snapshot.text,
-      line_count: snapshot.lineCount,
+      content: shown.text,
+      line_count: lineCount(shown.text),
+      redactions: shown.redactions,
       truncated: snapshot.truncated,
       execution_readiness: snapshot.readiness,
       captured_at: DateTime.formatIso(capturedAt)
     }
   }),
   summary: (read) =>
-    `Read ${read.line_count} line(s) from session ${read.session_id}${read.truncated ? " (older lines left out)" : ""}; ` +
+    `${UNTRUSTED_TERMINAL_NOTICE}\nRead ${read.line_count} line(s) from session ${read.session_id}${read.truncated ? " (older lines left out)" : ""}; ` +
     `execution_readiness: ${read.execution_readiness}.`
 })

@@ -3,8 +3,10 @@
  * shell is verifiably idle at an empty prompt, and report status, exit code and bounded output.
  */
 import { Effect, Schema } from "effect"
-import { CommandResult, CommandRunner } from "../services/CommandRunner.js"
+import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
+import { type CommandResult, CommandRunner } from "../services/CommandRunner.js"
 import { booleanField, commandField, identifierField, integerField, positiveNumberField } from "./Fields.js"
+import { ObservedCommandResult, observeResult } from "./Observation.js"
 import { DEFAULT_MAX_CHARS, MAX_CHARS } from "./ReadTerminal.js"
 import { defineTool } from "./Tool.js"
 
@@ -44,6 +46,7 @@ export const isFailedResult = (result: CommandResult): boolean =>
   result.status === "rejected" || result.status === "error"
 
 export const summarizeResult = (result: CommandResult): string =>
+  (result.output === null ? "" : `${UNTRUSTED_TERMINAL_NOTICE}\n`) +
   `Command ${result.status} in session ${result.session_id}` +
   (result.exit_code === null ? "" : ` with exit code ${result.exit_code}`) +
   (result.sent ? "" : " (nothing was sent)") +
@@ -61,16 +64,18 @@ export const runCommand = defineTool({
     "'sent' tells whether any text reached the terminal.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: RunCommandInput,
-  output: CommandResult,
+  output: ObservedCommandResult,
+  audit: "command",
   handler: Effect.fn("run_command")(function* (input) {
     const runner = yield* CommandRunner
-    return yield* runner.run({
+    const result = yield* runner.run({
       sessionId: input.session_id,
       command: input.command,
       waitForCompletion: input.wait_for_completion,
       timeoutSeconds: input.timeout_seconds,
       maxOutputChars: input.max_output_chars
     })
+    return yield* observeResult(result)
   }),
   summary: summarizeResult,
   isErrorOutput: isFailedResult

@@ -40,6 +40,11 @@ export interface Tool<I, IE, O, OE> {
   readonly handler: (input: I) => Effect.Effect<O, TermPilotError, ToolServices>
   /** A one-line human summary of a successful output, for the text content. */
   readonly summary: (output: O) => string
+  /**
+   * How the audit trail records a call: "command" (run_command, get_command_result: the result)
+   * or, by default, "read" (the size and digest of what the model was shown).
+   */
+  readonly audit?: "read" | "command"
   /** Whether a successful output still reports a tool error (`isError: true`), e.g. a rejection. */
   readonly isErrorOutput?: (output: O) => boolean
 }

@@ -2,23 +2,37 @@
  * AppConfigLive reads the environment (through Effect's ConfigProvider) once: socket path from
  * HOME and IT2_SUITE, secrets as Redacted, defaults, and a ConfigError for a bad timeout.
  */
-import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
+import { ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { AppConfigLive } from "../../src/layers/AppConfigLive.js"
+import { type AppConfigOptions, appConfigLayer } from "../../src/layers/AppConfigLive.js"
 import { AppConfig } from "../../src/services/AppConfig.js"
 
-const load = (env: Record<string, string>) =>
-  Effect.runSync(
+const load = (env: Record<string, string>, options: AppConfigOptions = {}) =>
+  Effect.runPromise(
     AppConfig.pipe(
-      Effect.provide(AppConfigLive),
+      Effect.provide(appConfigLayer(options).pipe(Layer.provide(NodeContext.layer))),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
       Effect.either
     )
   )
 
+const configHome = (config: unknown): string => {
+  const dir = mkdtempSync(join(tmpdir(), "tp-config-"))
+  mkdirSync(join(dir, "termpilot"))
+  writeFileSync(
+    join(dir, "termpilot", "config.json"),
+    typeof config === "string" ? config : JSON.stringify(config)
+  )
+  return dir
+}
+
 describe("AppConfigLive", () => {
-  it("derives the socket path and applies defaults", () => {
-    const config = load({ HOME: "/Users/ada" })
+  it("derives the socket path and applies defaults", async () => {
+    const config = await load({ HOME: "/Users/ada" })
     if (Either.isLeft(config)) throw new Error(String(config.left))
     expect(config.right.iterm2).toMatchObject({
       socketPath: "/Users/ada/Library/Application Support/iTerm2/private/socket",
@@ -30,8 +44,8 @@ describe("AppConfigLive", () => {
     expect(config.right.iterm2.connectTimeoutMs).toBeGreaterThan(0)
   })
 
-  it("honours IT2_SUITE, IT2_APP_PATH, TERMPILOT_OSASCRIPT and keeps the cookie and key redacted", () => {
-    const config = load({
+  it("honours IT2_SUITE, IT2_APP_PATH, TERMPILOT_OSASCRIPT and keeps the cookie and key redacted", async () => {
+    const config = await load({
       HOME: "/Users/ada",
       IT2_SUITE: "iTerm2-Nightly",
       IT2_APP_PATH: "/Applications/iTerm Nightly.app",
@@ -52,18 +66,56 @@ describe("AppConfigLive", () => {
     expect(String(iterm2.key)).not.toContain("key-value-456")
   })
 
-  it("treats blank values as unset", () => {
-    const config = load({ HOME: "/h", IT2_SUITE: " ", ITERM2_COOKIE: "", TERMPILOT_OSASCRIPT: "" })
+  it("treats blank values as unset", async () => {
+    const config = await load({ HOME: "/h", IT2_SUITE: " ", ITERM2_COOKIE: "", TERMPILOT_OSASCRIPT: "" })
     if (Either.isLeft(config)) throw new Error(String(config.left))
     expect(config.right.iterm2.socketPath).toBe("/h/Library/Application Support/iTerm2/private/socket")
     expect(Option.isNone(config.right.iterm2.cookie)).toBe(true)
     expect(config.right.iterm2.osascript).toBe("/usr/bin/osascript")
   })
 
-  it("refuses a timeout that is not a positive integer", () => {
+  it("refuses a timeout that is not a positive integer", async () => {
     for (const value of ["0", "-5", "soon"]) {
-      const config = load({ HOME: "/h", TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS: value })
+      const config = await load({ HOME: "/h", TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS: value })
       expect(Either.isLeft(config), value).toBe(true)
+    }
+  })
+
+  it("uses the defaults when there is no config file: secure settings, audit under XDG state", async () => {
+    const config = await load({ HOME: "/nonexistent-home", XDG_STATE_HOME: "/state" })
+    if (Either.isLeft(config)) throw new Error(String(config.left))
+    expect(config.right.configPath).toBeNull()
+    expect(config.right.settings.readOnly).toBe(false)
+    expect(config.right.settings.redaction.enabled).toBe(true)
+    expect(config.right.settings.audit.enabled).toBe(true)
+    expect(config.right.auditPath).toBe("/state/termpilot/audit.jsonl")
+  })
+
+  it("reads the config file from XDG_CONFIG_HOME, and read-only from the file, the env or the flag", async () => {
+    const fromFile = await load({
+      HOME: "/h",
+      XDG_CONFIG_HOME: configHome({ readOnly: true, redaction: { enabled: false } })
+    })
+    if (Either.isLeft(fromFile)) throw new Error(String(fromFile.left))
+    expect(fromFile.right.configPath).toMatch(/termpilot\/config\.json$/)
+    expect(fromFile.right.settings.readOnly).toBe(true)
+    expect(fromFile.right.settings.redaction.enabled).toBe(false)
+
+    const plain = configHome({})
+    const fromEnv = await load({ HOME: "/h", XDG_CONFIG_HOME: plain, TERMPILOT_READ_ONLY: "true" })
+    const fromFlag = await load({ HOME: "/h", XDG_CONFIG_HOME: plain }, { readOnly: true })
+    const neither = await load({ HOME: "/h", XDG_CONFIG_HOME: plain })
+    expect(Either.map(fromEnv, (c) => c.settings.readOnly)).toEqual(Either.right(true))
+    expect(Either.map(fromFlag, (c) => c.settings.readOnly)).toEqual(Either.right(true))
+    expect(Either.map(neither, (c) => c.settings.readOnly)).toEqual(Either.right(false))
+  })
+
+  it("fails, naming the file and the key, on an invalid config file", async () => {
+    const config = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ readonly: true }) })
+    expect(Either.isLeft(config)).toBe(true)
+    if (Either.isLeft(config)) {
+      expect(String(config.left.message)).toContain("termpilot/config.json")
+      expect(String(config.left.message)).toContain("readonly")
     }
   })
 })

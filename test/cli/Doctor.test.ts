@@ -13,7 +13,7 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
 import { BackendLive } from "../../src/layers/BackendLive.js"
-import { AppConfig } from "../../src/services/AppConfig.js"
+import { appConfigFor } from "../support/AppConfigFixture.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 import { fakeSettings, linkHome } from "../support/FakeIterm2Backend.js"
@@ -26,7 +26,7 @@ const runDoctor = (socketPath: string) =>
     doctorProgram.pipe(
       Effect.provide(
         Layer.mergeAll(BackendLive, NodeContext.layer).pipe(
-          Layer.provideMerge(Layer.succeed(AppConfig, { iterm2: fakeSettings(socketPath) }))
+          Layer.provideMerge(appConfigFor(fakeSettings(socketPath)))
         )
       )
     )

@@ -105,6 +105,8 @@ const info = (sessionId: string, session: FakeSession, current: boolean): Sessio
   job_name: null,
   is_current: current,
   buried: false,
+  profile_name: null,
+  tag: null,
   execution_readiness: session.readiness
 })
 

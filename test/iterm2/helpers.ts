@@ -7,7 +7,8 @@ import net from "node:net"
 import { join } from "node:path"
 import { Layer, Option, Redacted } from "effect"
 import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
-import { AppConfig, type Iterm2Settings } from "../../src/services/AppConfig.js"
+import type { Iterm2Settings } from "../../src/services/AppConfig.js"
+import { appConfigFor } from "../support/AppConfigFixture.js"
 import type { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
 import type { FakeRequestHandler } from "../fakes/iterm2/FakeProtocol.js"
 
@@ -46,7 +47,7 @@ export const envCookie = (cookie: string, key?: string): Partial<Iterm2Settings>
 })
 
 export const liveLayer = (settings: Iterm2Settings): Layer.Layer<Iterm2Connection> =>
-  Iterm2ConnectionLive.pipe(Layer.provide(Layer.succeed(AppConfig, { iterm2: settings })))
+  Iterm2ConnectionLive.pipe(Layer.provide(appConfigFor(settings)))
 
 /**
  * Write a fake `osascript` into `dir`. It logs each script it gets on stdin to `<dir>/osascript.log`,

@@ -5,12 +5,14 @@
  */
 import { mkdirSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
-import { Layer, Option } from "effect"
-import { BackendLive } from "../../src/layers/BackendLive.js"
-import { AppConfig, type Iterm2Settings } from "../../src/services/AppConfig.js"
+import { Option } from "effect"
+import type { TermPilotConfig } from "../../src/domain/ConfigFile.js"
+import { mainLayerWith } from "../../src/layers/MainLive.js"
+import type { Iterm2Settings } from "../../src/services/AppConfig.js"
 import type { ServerOptions } from "../../src/tools/Server.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld, type FakeWorldOptions } from "../fakes/iterm2/FakeWorld.js"
+import { appConfigFor } from "./AppConfigFixture.js"
 import { type McpHarness, openMcpHarness } from "./McpHarness.js"
 
 export interface FakeIterm2Rig {
@@ -47,13 +49,21 @@ export const openFakeIterm2Rig = async (
   options: {
     readonly world?: FakeWorldOptions
     readonly settings?: Partial<Iterm2Settings>
+    /** Where the audit trail goes (with config.audit.enabled); none by default. */
+    readonly auditPath?: string
+    /** Config-file settings (read-only mode, redaction, policy…). */
+    readonly config?: Partial<TermPilotConfig>
     readonly server?: ServerOptions
   } = {}
 ): Promise<FakeIterm2Rig> => {
   const world = new FakeWorld(options.world)
   const server = await FakeIterm2Server.start({ handler: world.handler, allowAll: true })
-  const config = Layer.succeed(AppConfig, { iterm2: fakeSettings(server.socketPath, options.settings) })
-  const mcp = await openMcpHarness(BackendLive.pipe(Layer.provide(config)), options.server)
+  const config = appConfigFor(
+    fakeSettings(server.socketPath, options.settings),
+    options.config,
+    options.auditPath
+  )
+  const mcp = await openMcpHarness(mainLayerWith(config), options.server)
   const home = join(server.dir, "home")
   linkHome(server, home)
   return {

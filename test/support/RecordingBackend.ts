@@ -41,6 +41,8 @@ export const sampleSession: SessionInfo = {
   job_name: "zsh",
   is_current: true,
   buried: false,
+  profile_name: "Default",
+  tag: null,
   execution_readiness: "ready"
 }
 

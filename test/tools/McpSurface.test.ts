@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
+import { UNTRUSTED_TERMINAL_NOTICE } from "../../src/domain/Hygiene.js"
 import { fail } from "../../src/services/Errors.js"
 import { toolRegistry } from "../../src/tools/Registry.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
@@ -192,8 +193,11 @@ describe("successful calls", () => {
     }
     expect(backend.calls()).toEqual([{ service: "CommandRunner", method: "run", args: [request] }])
     expect(result.isError).toBe(false)
-    expect(structured(result)).toEqual(completedResult(request))
-    expect(texts(result)[0]).toBe(`Command completed in session ${SESSION_ID} with exit code 0.`)
+    expect(structured(result)).toEqual({ ...completedResult(request), redactions: 0 })
+    // Output comes from the terminal: the summary first labels it as untrusted observation data.
+    expect(texts(result)[0]).toBe(
+      `${UNTRUSTED_TERMINAL_NOTICE}\nCommand completed in session ${SESSION_ID} with exit code 0.`
+    )
   })
 
   it("run_command accepts a non-BMP command of exactly 8192 code points", async () => {

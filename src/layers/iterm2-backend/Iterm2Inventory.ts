@@ -123,7 +123,9 @@ export const METADATA_VARIABLES = [
   "path",
   "tty",
   "jobName",
-  "showingAlternateScreen"
+  "showingAlternateScreen",
+  "profileName",
+  "user.termpilot_tag"
 ] as const
 
 /** Full metadata and readiness of one placed session: two requests, sent concurrently. */
@@ -152,6 +154,8 @@ export const describe = (
         cwd: v(6),
         tty: v(7),
         job_name: v(8),
+        profile_name: v(10),
+        tag: v(11),
         is_current: placement.sessionId === current,
         buried: placement.buried,
         execution_readiness: verdict(prompt, values[9])

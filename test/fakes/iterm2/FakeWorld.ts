@@ -173,6 +173,14 @@ export class FakeWorld {
     }
   }
 
+  /**
+   * Sets the session's user variable `user.<name>` as the user would (iTerm2's
+   * `OSC 1337;SetUserVar`); `value` is stored JSON-encoded, as iTerm2 reports variables.
+   */
+  setUserVar(sessionId: string, name: string, value: string): void {
+    this.require(sessionId).userVars.set(`user.${name}`, JSON.stringify(value))
+  }
+
   /** iTerm2 becoming active / inactive as an app. */
   setAppActive(active: boolean): void {
     if (this.layout.appActive === active) return

@@ -1,0 +1,68 @@
+/**
+ * The session policy of the config file, applied to any Terminal backend before anything is read
+ * or sent: sessions the policy hides do not exist for the tools (`session_not_found`), and
+ * sending to a session that is visible but not actionable fails with `not_permitted`, nothing sent.
+ * With no policy configured the backend is used as is (no extra requests).
+ */
+import { Effect } from "effect"
+import { makeSessionPolicy, type PolicyConfig, type PolicySubject } from "../domain/SessionPolicy.js"
+import { fail } from "../services/Errors.js"
+import type { ReadBounds, SessionInfo, Terminal } from "../services/Terminal.js"
+
+type TerminalShape = Terminal["Type"]
+
+const subject = (s: SessionInfo): PolicySubject => ({
+  backend: s.backend,
+  profileName: s.profile_name,
+  tmuxSession: null,
+  tag: s.tag
+})
+
+const hasRules = (policy: PolicyConfig) => policy.visible !== undefined || policy.actionable !== undefined
+
+/** `terminal` restricted by `policy`; read-only mode makes no session actionable. */
+export const withSessionPolicy = (
+  terminal: TerminalShape,
+  policy: PolicyConfig,
+  options: { readonly readOnly: boolean }
+): TerminalShape => {
+  if (!hasRules(policy) && !options.readOnly) return terminal
+  const rules = makeSessionPolicy(policy, options)
+  const hidden = (sessionId: string) =>
+    fail(
+      "session_not_found",
+      `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
+    )
+  const visible = (sessionId: string) =>
+    Effect.flatMap(terminal.getSession(sessionId), (s) =>
+      rules.isVisible(subject(s)) ? Effect.succeed(s) : Effect.fail(hidden(sessionId))
+    )
+  return {
+    listSessions: Effect.map(terminal.listSessions, (all) => all.filter((s) => rules.isVisible(subject(s)))),
+    currentSession: Effect.flatMap(terminal.currentSession, (s) =>
+      rules.isVisible(subject(s))
+        ? Effect.succeed(s)
+        : Effect.fail(
+            fail("no_current_session", "The focused session is hidden by TermPilot's session policy.")
+          )
+    ),
+    getSession: visible,
+    read: (sessionId: string, bounds: ReadBounds) =>
+      Effect.zipRight(visible(sessionId), terminal.read(sessionId, bounds)),
+    readiness: (sessionId: string) => Effect.zipRight(visible(sessionId), terminal.readiness(sessionId)),
+    submit: (sessionId: string, command: string) =>
+      Effect.flatMap(visible(sessionId), (s) => {
+        const verdict = rules.checkActionable(subject(s))
+        return verdict.allowed
+          ? terminal.submit(sessionId, command)
+          : Effect.fail(
+              fail(
+                "not_permitted",
+                `TermPilot may not type into session '${sessionId}': ${verdict.reason}. Nothing was sent.`
+              )
+            )
+      }),
+    commandOutput: (sessionId: string, promptId: string, bounds: ReadBounds) =>
+      Effect.zipRight(visible(sessionId), terminal.commandOutput(sessionId, promptId, bounds))
+  }
+}

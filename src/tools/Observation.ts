@@ -1,0 +1,72 @@
+/**
+ * What the model is shown of a terminal: text with escape sequences and concealing characters
+ * removed, then (unless switched off) recognised secrets redacted, with a count. Session metadata
+ * strings get the same hygiene. One place, used by every tool that returns terminal text.
+ */
+import { Effect, Option, Schema } from "effect"
+import { sanitizeTerminalText } from "../domain/Hygiene.js"
+import { redactSecrets } from "../domain/Redaction.js"
+import { CommandResult } from "../services/CommandRunner.js"
+import type { SessionInfo } from "../services/Terminal.js"
+import { DEFAULT_TOOL_SETTINGS, ToolSettings } from "../services/ToolSettings.js"
+
+export interface Observed {
+  readonly text: string
+  /** Secrets replaced by a `[REDACTED:kind]` marker. */
+  readonly redactions: number
+}
+
+/** Hygiene first: a zero-width character inside a token must not split it past redaction. */
+export const observeText = (text: string, redact: boolean): Observed => {
+  const clean = sanitizeTerminalText(text).text
+  if (!redact) return { text: clean, redactions: 0 }
+  const redacted = redactSecrets(clean)
+  return { text: redacted.text, redactions: redacted.count }
+}
+
+export const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").length)
+
+const settings = Effect.map(
+  Effect.serviceOption(ToolSettings),
+  Option.getOrElse(() => DEFAULT_TOOL_SETTINGS)
+)
+
+export const observe = (text: string): Effect.Effect<Observed> =>
+  Effect.map(settings, (s) => observeText(text, s.redactSecrets))
+
+/** run_command / get_command_result output: the CommandResult plus how many secrets were redacted. */
+export const ObservedCommandResult = Schema.extend(
+  CommandResult,
+  Schema.Struct({
+    redactions: Schema.Int.annotations({
+      description: "How many secrets in `output` were replaced by [REDACTED:kind] markers."
+    })
+  })
+)
+export type ObservedCommandResult = typeof ObservedCommandResult.Type
+
+export const observeResult = (result: CommandResult): Effect.Effect<ObservedCommandResult> =>
+  result.output === null
+    ? Effect.succeed({ ...result, redactions: 0 })
+    : Effect.map(observe(result.output), (o) => ({
+        ...result,
+        output: o.text,
+        output_line_count: lineCount(o.text),
+        redactions: o.redactions
+      }))
+
+const clean = (value: string | null): string | null =>
+  value === null ? null : sanitizeTerminalText(value).text
+
+/** Titles, paths and names come from the terminal too: same hygiene, no redaction. */
+export const observeSession = (s: SessionInfo): SessionInfo => ({
+  ...s,
+  window_title: clean(s.window_title),
+  tab_title: clean(s.tab_title),
+  session_title: clean(s.session_title),
+  hostname: clean(s.hostname),
+  username: clean(s.username),
+  cwd: clean(s.cwd),
+  tty: clean(s.tty),
+  job_name: clean(s.job_name)
+})
