@@ -150,7 +150,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
           case "Foreign":
             return R.sentError(
               ctx,
-              "internal_error",
+              "command_unattributed",
               `The command was sent to session '${sessionId}', but ${o.detail}; its exit status and output cannot be attributed to it. Read the terminal before doing anything else there.`,
               now
             )

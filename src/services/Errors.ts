@@ -16,6 +16,7 @@ export const ErrorCode = Schema.Literal(
   "shell_integration_required",
   "command_in_flight",
   "command_timeout",
+  "command_unattributed",
   "session_lost",
   "output_unavailable",
   "request_not_found",

@@ -55,7 +55,13 @@ describe("CommandRunner: what happens to a sent command", () => {
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p9", command: "vim" })
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p9", exitCode: 0 })
         const result = yield* Fiber.join(fiber)
-        expect(result).toMatchObject({ status: "error", sent: true, exit_code: null, output: null })
+        expect(result).toMatchObject({
+          status: "error",
+          sent: true,
+          exit_code: null,
+          output: null,
+          error_code: "command_unattributed"
+        })
         expect(result.message).toContain("another command started there")
         expect(yield* fake.outputRequests).toEqual([])
       })
