@@ -5,7 +5,14 @@
 import { Context, type Effect, Schema } from "effect"
 import { ErrorCode, type TermPilotError } from "./Errors.js"
 
-export const CommandStatus = Schema.Literal("completed", "timed_out", "submitted", "rejected", "session_lost", "error")
+export const CommandStatus = Schema.Literal(
+  "completed",
+  "timed_out",
+  "submitted",
+  "rejected",
+  "session_lost",
+  "error"
+)
 export type CommandStatus = typeof CommandStatus.Type
 
 /** The result of one run_command, as returned by run_command and get_command_result. */

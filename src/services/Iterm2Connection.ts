@@ -37,10 +37,10 @@ export class Iterm2Connection extends Context.Tag("termpilot/Iterm2Connection")<
      * connecting or reconnecting first when needed. Fails with `timeout` after the request timeout
      * and with `protocol` on an `error` reply or a reply without a submessage.
      */
-    readonly call: (request: ClientRequest, options?: { readonly timeoutMs?: number }) => Effect.Effect<
-      ServerResponse,
-      Iterm2Error
-    >
+    readonly call: (
+      request: ClientRequest,
+      options?: { readonly timeoutMs?: number }
+    ) => Effect.Effect<ServerResponse, Iterm2Error>
     /**
      * Every event from now until the scope closes. A dropped connection is delivered as
      * `Disconnected` (server-side subscriptions are gone with it).

@@ -13,9 +13,9 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
 import { BackendLive } from "../../src/layers/BackendLive.js"
-import { appConfigFor } from "../support/AppConfigFixture.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
+import { appConfigFor } from "../support/AppConfigFixture.js"
 import { fakeSettings, linkHome } from "../support/FakeIterm2Backend.js"
 
 const root = join(import.meta.dirname, "..", "..")

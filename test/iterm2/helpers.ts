@@ -8,9 +8,9 @@ import { join } from "node:path"
 import { Layer, Option, Redacted } from "effect"
 import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
 import type { Iterm2Settings } from "../../src/services/AppConfig.js"
-import { appConfigFor } from "../support/AppConfigFixture.js"
 import type { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
 import type { FakeRequestHandler } from "../fakes/iterm2/FakeProtocol.js"
+import { appConfigFor } from "../support/AppConfigFixture.js"
 
 /** Answers get_property with the requested name (so replies can be matched to requests). */
 export const echoHandler: FakeRequestHandler = {
