@@ -1,0 +1,179 @@
+/**
+ * fast-check arbitraries for tool arguments: hostile values of every JSON type (control, bidi and
+ * lone-surrogate strings, huge strings, out-of-range and non-finite numbers, nesting), near-valid
+ * arguments built from real session ids, and argument objects with extra or missing keys.
+ */
+import fc from "fast-check"
+import { CONTRACT } from "./oracle.js"
+
+/** Characters the contract singles out: controls, separators, bidi, surrogates, look-alikes. */
+const SPECIAL = [
+  "\u0000",
+  "\t",
+  "\n",
+  "\r",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\u009b",
+  "\u2028",
+  "\u2029",
+  "\u202a",
+  "\u202e",
+  "\u2066",
+  "\u2069",
+  "\u200e",
+  "\u200f",
+  "\u061c",
+  "\u200b",
+  "\ufeff",
+  "\u00a0",
+  "\u3000",
+  " ",
+  "\ud800",
+  "\udfff",
+  "😀",
+  "é",
+  "e\u0301",
+  ";",
+  "$(",
+  "`",
+  "|",
+  "\\",
+  '"'
+]
+
+const specialString = fc.string({
+  unit: fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...SPECIAL) },
+    { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 1 }) }
+  ),
+  maxLength: 40
+})
+
+/** Strings at and around the code-point limits (an emoji is one code point, two UTF-16 units). */
+const sizedString = fc.constantFrom(
+  "x".repeat(256),
+  "x".repeat(257),
+  "😀".repeat(256),
+  "😀".repeat(257),
+  "a".repeat(8192),
+  "a".repeat(8193),
+  "😀".repeat(8192),
+  "😀".repeat(8193),
+  `${"a".repeat(8191)}\n`,
+  " ".repeat(9000),
+  "b".repeat(200_000)
+)
+
+export const anyString = fc.oneof(
+  { weight: 3, arbitrary: specialString },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 30 }) },
+  { weight: 1, arbitrary: sizedString },
+  { weight: 1, arbitrary: fc.constantFrom("", " ", "\t", "5", "true", "null", "300", "1e3") }
+)
+
+export const anyNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -0, 1, -1, 0.5, 300, 300.0001, 2000, 2001, 131072, 131073, 1e308, Number.NaN),
+  fc.constantFrom(Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.MAX_SAFE_INTEGER + 2, 5e-324)
+)
+
+/** Any JSON-ish value: every type, nested. NaN and ±Infinity included (the transport is in memory). */
+export const anyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    anyString,
+    anyNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(anyString, tie("value"), { maxKeys: 3 })
+  )
+})).value
+
+/** A valid value for one field of the contract (plus its near misses, which `anyValue` covers). */
+const validFor = (tool: string, key: string, ids: fc.Arbitrary<string>): fc.Arbitrary<unknown> => {
+  switch (key) {
+    case "session_id":
+    case "request_id":
+      return ids
+    case "command":
+      return fc.constantFrom("true", "echo fuzz", " echo lead", "echo 😀", "printf %s x", "a".repeat(8192))
+    case "wait_for_completion":
+      return fc.boolean()
+    case "timeout_seconds":
+      return fc.oneof(fc.double({ min: 5e-324, max: 300, noNaN: true }), fc.constantFrom(300, 1))
+    case "wait_seconds":
+      return fc.oneof(fc.constantFrom(0, -0, 0.01), fc.double({ min: 0, max: 0.05, noNaN: true }))
+    case "max_lines":
+      return fc.integer({ min: 1, max: 2000 })
+    default:
+      if (key === "max_chars" || key === "max_output_chars") return fc.integer({ min: 1, max: 131072 })
+      throw new Error(`no valid generator for ${tool}.${key}`)
+  }
+}
+
+/** Keys that are not arguments: case and spacing variants, prototype names, random text. */
+const strayKey = fc.oneof(
+  fc.constantFrom(
+    "SESSION_ID",
+    "sessionId",
+    "session_id ",
+    "cmd",
+    "timeout",
+    "__proto__",
+    "constructor",
+    "toString",
+    ""
+  ),
+  fc.string({ maxLength: 12 })
+)
+
+/** Builds an argument object with own properties only (so "__proto__" is a real key). */
+const toArgs = (entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of entries) {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+/**
+ * Arguments for `tool`: mostly near-valid (each known field valid with probability ~0.8, present
+ * or not when optional, sometimes an extra key), sometimes a fully arbitrary object, and sometimes
+ * no arguments at all. `ids` supplies identifiers, real ones included.
+ */
+export const argsFor = (
+  tool: string,
+  ids: fc.Arbitrary<string>
+): fc.Arbitrary<Record<string, unknown> | undefined> => {
+  const fields = Object.entries(CONTRACT[tool] ?? {})
+  const field = ([key, spec]: readonly [string, { readonly required: boolean }]) =>
+    fc
+      .tuple(
+        fc.oneof({ weight: 8, arbitrary: validFor(tool, key, ids) }, { weight: 2, arbitrary: anyValue }),
+        fc.integer({ min: 0, max: 9 })
+      )
+      .map(([value, dice]) => ((spec.required ? dice > 0 : dice > 4) ? [[key, value] as const] : []))
+  const nearValid = fc
+    .tuple(
+      fc.tuple(...fields.map(field)),
+      fc.oneof(
+        { weight: 7, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.tuple(strayKey, anyValue) }
+      )
+    )
+    .map(([present, extra]) => toArgs([...present.flat(), ...(extra === null ? [] : [extra])]))
+  const arbitrary = fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...fields.map(([k]) => k), "x"), strayKey), anyValue), {
+      maxLength: 4
+    })
+    .map(toArgs)
+  return fc.oneof(
+    { weight: 6, arbitrary: fields.length === 0 ? fc.constant({}) : nearValid },
+    { weight: 3, arbitrary },
+    { weight: 1, arbitrary: fc.constant(undefined) }
+  )
+}

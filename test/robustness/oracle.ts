@@ -1,0 +1,111 @@
+/**
+ * An independent oracle for tool arguments, written from specs/tools.md (not from src/): given a
+ * tool and the arguments sent, is the call valid, invalid, or in a corner the contract leaves
+ * open ("either")? Used by the fuzz suite to check every generated call.
+ */
+
+export type Verdict = "valid" | "invalid" | "either"
+
+type Args = Record<string, unknown> | undefined
+
+/** C0 (incl. TAB, LF, CR, ESC, NUL), DEL and C1 (incl. NEL). */
+const isControl = (cp: number) => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f)
+const isBidi = (cp: number) =>
+  (cp >= 0x202a && cp <= 0x202e) ||
+  (cp >= 0x2066 && cp <= 0x2069) ||
+  cp === 0x200e ||
+  cp === 0x200f ||
+  cp === 0x061c
+const isLineSeparator = (cp: number) => cp === 0x2028 || cp === 0x2029
+const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff
+
+/** Code points; a lone surrogate is its own code point (Array.from keeps it). */
+const codePoints = (text: string): Array<number> => Array.from(text, (c) => c.codePointAt(0) ?? 0)
+
+/** "Blank" as the contract means it: nothing but white space (JS `\s`, the set String#trim removes). */
+const isBlank = (text: string) => /^\s*$/u.test(text.replace(/[\uD800-\uDFFF]/g, "x"))
+
+const and = (a: Verdict, b: Verdict): Verdict =>
+  a === "invalid" || b === "invalid" ? "invalid" : a === "either" || b === "either" ? "either" : "valid"
+
+/** session_id / request_id: non-blank, ≤ 256 code points, no control, bidi or lone surrogates. */
+export const identifier = (value: unknown): Verdict => {
+  if (typeof value !== "string" || isBlank(value)) return "invalid"
+  const cps = codePoints(value)
+  if (cps.length > 256) return "invalid"
+  if (cps.some((cp) => isControl(cp) || isBidi(cp) || isSurrogate(cp))) return "invalid"
+  // The identifier rules do not list U+2028/U+2029 (the command rules do): refusing is fine too.
+  return cps.some(isLineSeparator) ? "either" : "valid"
+}
+
+/** command: non-blank, ≤ 8192 code points, one line, no control, bidi or lone surrogates. */
+export const command = (value: unknown): Verdict => {
+  if (typeof value !== "string" || isBlank(value)) return "invalid"
+  const cps = codePoints(value)
+  if (cps.length > 8192) return "invalid"
+  return cps.some((cp) => isControl(cp) || isBidi(cp) || isSurrogate(cp) || isLineSeparator(cp))
+    ? "invalid"
+    : "valid"
+}
+
+const integerIn =
+  (min: number, max: number) =>
+  (value: unknown): Verdict =>
+    typeof value === "number" && Number.isInteger(value) && value >= min && value <= max ? "valid" : "invalid"
+
+const numberIn =
+  (test: (n: number) => boolean) =>
+  (value: unknown): Verdict =>
+    typeof value === "number" && test(value) ? "valid" : "invalid"
+
+const boolean = (value: unknown): Verdict => (typeof value === "boolean" ? "valid" : "invalid")
+
+interface Field {
+  readonly required: boolean
+  readonly check: (value: unknown) => Verdict
+}
+
+/** Each tool's arguments: the table in specs/tools.md. */
+export const CONTRACT: Record<string, Record<string, Field>> = {
+  list_sessions: {},
+  get_current_session: {},
+  read_terminal: {
+    session_id: { required: true, check: identifier },
+    max_lines: { required: false, check: integerIn(1, 2000) },
+    max_chars: { required: false, check: integerIn(1, 131072) }
+  },
+  run_command: {
+    session_id: { required: true, check: identifier },
+    command: { required: true, check: command },
+    wait_for_completion: { required: false, check: boolean },
+    timeout_seconds: { required: false, check: numberIn((n) => n > 0 && n <= 300) },
+    max_output_chars: { required: false, check: integerIn(1, 131072) }
+  },
+  get_command_result: {
+    request_id: { required: true, check: identifier },
+    wait_seconds: { required: false, check: numberIn((n) => n >= 0 && n <= 300) }
+  }
+}
+
+/** The verdict for a whole call: unknown keys and missing required keys are invalid. */
+export const verdict = (tool: string, args: Args): Verdict => {
+  const fields = CONTRACT[tool]
+  if (fields === undefined) throw new Error(`oracle: unknown tool ${tool}`)
+  const given = args ?? {}
+  let result: Verdict = "valid"
+  for (const key of Object.keys(given)) {
+    // The MCP SDK's request parsing turns an own "__proto__" key into the prototype before
+    // TermPilot sees the arguments (inherited values are not read), so refusing it is not possible.
+    if (key === "__proto__") {
+      result = and(result, "either")
+      continue
+    }
+    const field = fields[key]
+    if (field === undefined || !Object.hasOwn(fields, key)) return "invalid"
+    result = and(result, field.check(given[key]))
+  }
+  for (const [key, field] of Object.entries(fields)) {
+    if (field.required && !Object.hasOwn(given, key)) return "invalid"
+  }
+  return result
+}
