@@ -9,7 +9,7 @@ import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "../../services/
 import type { ClientRequest, ServerResponse } from "../../services/Iterm2Messages.js"
 import { type Credentials, requestCookieViaAppleScript } from "./Auth.js"
 import { openSocket } from "./Handshake.js"
-import { makeRpc, type RpcConnection } from "./Rpc.js"
+import { isNotSent, makeRpc, type RpcConnection } from "./Rpc.js"
 
 export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfig> = Layer.scoped(
   Iterm2Connection,
@@ -97,9 +97,21 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       Ref.get(current).pipe(Effect.flatMap((rpc) => (rpc === undefined ? Effect.void : rpc.close)))
     )
 
-    const call = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
+    const callOnce = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
       connection.pipe(
         Effect.flatMap((rpc) => rpc.call(request, options?.timeoutMs ?? settings.requestTimeoutMs))
+      )
+
+    /**
+     * A request the dying socket refused to write never reached iTerm2: it is retried once on a
+     * fresh connection. Never a SendText: text is typed at most once, whatever happens.
+     */
+    const call = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
+      callOnce(request, options).pipe(
+        Effect.catchIf(
+          (error) => isNotSent(error) && request.send_text_request === undefined,
+          () => callOnce(request, options)
+        )
       )
 
     const transactionStatus = (what: string, response: ServerResponse) => {
@@ -116,17 +128,28 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
         Effect.acquireUseRelease(
           Effect.gen(function* () {
             const rpc = yield* connection
-            const begun = yield* rpc.call({ transaction_request: { begin: true } }, settings.requestTimeoutMs)
-            yield* transactionStatus("begin", begun)
+            // A begin that timed out may still open the transaction when it arrives, and a
+            // transaction left open freezes iTerm2 for every client: when the begin does not
+            // clearly succeed, close the connection, which ends any transaction it holds.
+            yield* rpc.call({ transaction_request: { begin: true } }, settings.requestTimeoutMs).pipe(
+              Effect.flatMap((begun) => transactionStatus("begin", begun)),
+              Effect.tapError(() => rpc.close)
+            )
             return rpc
           }),
           () => body,
-          // End on the connection that began it; a dropped connection has already ended it.
+          // End on the connection that began it; a dropped connection has already ended it. An
+          // end that fails is made certain the same way: by closing the connection.
           (rpc) =>
             rpc.isOpen()
               ? rpc.call({ transaction_request: { begin: false } }, settings.requestTimeoutMs).pipe(
                   Effect.flatMap((ended) => transactionStatus("end", ended)),
-                  Effect.catchAll((error) => Effect.logWarning(`iTerm2 transaction end: ${error.message}`))
+                  Effect.catchAll((error) =>
+                    Effect.zipRight(
+                      Effect.logWarning(`iTerm2 transaction end: ${error.message}; reconnecting`),
+                      rpc.close
+                    )
+                  )
                 )
               : Effect.void
         )

@@ -63,11 +63,18 @@ export const validateReply = (
   return Effect.succeed(response)
 }
 
+/** Marks a failure whose request never left this process (the socket refused the write). */
+export const NOT_SENT = { notSent: true } as const
+
+export const isNotSent = (error: Iterm2Error): boolean =>
+  typeof error.cause === "object" && error.cause !== null && "notSent" in error.cause
+
 export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
   const codec = iterm2Codec()
   const { ws } = socket
   const pending = new Map<number, Deferred.Deferred<ServerOriginatedMessage, Iterm2Error>>()
   let open = true
+  let writable = true
 
   const drop = (why: string) => {
     if (!open) return
@@ -102,8 +109,12 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
 
   const call = (request: ClientRequest, timeoutMs: number) =>
     Effect.gen(function* () {
-      if (!open) {
-        return yield* new Iterm2Error({ reason: "disconnected", message: "Connection to iTerm2 is closed." })
+      if (!open || !writable) {
+        return yield* new Iterm2Error({
+          reason: "disconnected",
+          message: "Connection to iTerm2 is closed.",
+          cause: NOT_SENT
+        })
       }
       const id = hooks.nextId()
       const kind = requestKind(request)
@@ -116,9 +127,16 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
           Deferred.unsafeDone(
             deferred,
             Exit.fail(
-              new Iterm2Error({ reason: "disconnected", message: `Send to iTerm2 failed: ${error.message}` })
+              new Iterm2Error({
+                reason: "disconnected",
+                message: `Send to iTerm2 failed: ${error.message}`,
+                cause: NOT_SENT
+              })
             )
           )
+          // The socket is dead even if its close event has not arrived yet: the next call
+          // reconnects. Requests already in flight get their own write error or the close event.
+          writable = false
         }
       })
       const reply = yield* Deferred.await(deferred).pipe(
@@ -137,7 +155,8 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
 
   return {
     protocolVersion: socket.protocolVersion,
-    isOpen: () => open,
+    // A socket iTerm2 is closing is not open, even before its close event arrives.
+    isOpen: () => open && writable && ws.readyState === ws.OPEN,
     call,
     close: Effect.sync(() => {
       ws.terminate()
