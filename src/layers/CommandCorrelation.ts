@@ -60,6 +60,17 @@ export const step = (state: WatchState, event: PromptEvent): WatchState | Outcom
 
 const isOutcome = (value: WatchState | Outcome): value is Outcome => "_tag" in value
 
+/** Take events until the shell shows a prompt again (or the session or connection is gone). */
+export const awaitNextPrompt = (events: Queue.Dequeue<PromptEvent>): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    for (;;) {
+      const taken = yield* Effect.exit(Queue.take(events))
+      if (Exit.isFailure(taken)) return
+      const tag = taken.value._tag
+      if (tag === "Prompt" || tag === "SessionEnded" || tag === "Lost") return
+    }
+  })
+
 /** Take events until one decides the outcome. A queue that shuts down counts as a lost connection. */
 export const correlate = (events: Queue.Dequeue<PromptEvent>, ours: string | null): Effect.Effect<Outcome> =>
   Effect.gen(function* () {

@@ -25,7 +25,7 @@ import { type CommandResult, CommandRunner, type RunRequest } from "../services/
 import { type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
-import { correlate, type Outcome } from "./CommandCorrelation.js"
+import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
 
@@ -63,7 +63,16 @@ const submitFailure = (ctx: R.RequestContext, e: TermPilotError, now: number): C
 export interface CommandRunnerOptions {
   readonly registryCapacity?: number
   readonly maxWatchHours?: number
+  /** How long to wait, after our command ended, for the shell to draw its next prompt. */
+  readonly promptGraceMs?: number
 }
+
+/**
+ * The shell draws its next prompt a moment after the command's end is reported. Waiting for it
+ * (bounded) before answering means the session is `ready` again when the caller sees the result,
+ * so an immediate next run_command is not refused as busy.
+ */
+export const PROMPT_GRACE_MS = 1000
 
 const newRequestId = (): string => randomBytes(16).toString("hex")
 
@@ -184,6 +193,11 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
           const outcome = yield* correlate(phase.events, phase.promptId).pipe(
             Effect.timeoutOption(Duration.hours(watchHours))
           )
+          if (Option.isSome(outcome) && outcome.value._tag === "Ended") {
+            yield* awaitNextPrompt(phase.events).pipe(
+              Effect.timeoutOption(Duration.millis(options.promptGraceMs ?? PROMPT_GRACE_MS))
+            )
+          }
           return { result: yield* conclude(ctx, outcome), recorded: true }
         })
       )

@@ -3,11 +3,21 @@
  * test, and a run request with the tool's defaults.
  */
 import { Effect, Layer } from "effect"
-import { CommandRunnerLive } from "../../src/layers/CommandRunnerLive.js"
-import type { RunRequest } from "../../src/services/CommandRunner.js"
+import { CommandRunnerLive, makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { CommandRunner, type RunRequest } from "../../src/services/CommandRunner.js"
 import { FakeTerminalLayer } from "../fakes/FakeTerminal.js"
 
-export const world = CommandRunnerLive.pipe(Layer.provideMerge(FakeTerminalLayer))
+/**
+ * The runner as CommandRunnerLive builds it, except that it does not wait for the next prompt after
+ * a command ends (most scripted event sequences here stop at CommandEnd); that wait has its own
+ * tests, with the default grace (`graceWorld`).
+ */
+export const world = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+  Layer.provideMerge(FakeTerminalLayer)
+)
+
+/** The runner exactly as CommandRunnerLive builds it. */
+export const graceWorld = CommandRunnerLive.pipe(Layer.provideMerge(FakeTerminalLayer))
 
 export const request = (
   sessionId: string,

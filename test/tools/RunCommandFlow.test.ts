@@ -5,11 +5,14 @@
  */
 import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { CommandRunnerLive } from "../../src/layers/CommandRunnerLive.js"
+import { makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { FakeTerminalDriver, FakeTerminalLayer } from "../fakes/FakeTerminal.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 
-const world = CommandRunnerLive.pipe(Layer.provideMerge(FakeTerminalLayer))
+const world = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+  Layer.provideMerge(FakeTerminalLayer)
+)
 type World = Layer.Layer.Success<typeof world>
 
 let harness: McpHarness<World> | undefined
