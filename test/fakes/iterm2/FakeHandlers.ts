@@ -24,6 +24,8 @@ const INVALID_REQUEST = "Invalid request. Upgrade iTerm2 to a newer version."
 const MAX_TRAILING = 1_000_000
 
 export class FakeHandlers implements FakeRequestHandler {
+  /** The world's transactions also stop its clock (shell output is held until the end). */
+  readonly handlesTransactions = true
   private readonly tracked = new Set<number>()
 
   constructor(private readonly world: FakeWorld) {}

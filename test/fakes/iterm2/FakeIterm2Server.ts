@@ -285,12 +285,14 @@ export class FakeIterm2Server {
       if ("emptyReply" in fault) return reply(undefined)
       await delay(fault.delayMs)
     }
-    // While another connection holds a transaction, iTerm2 runs only that connection's requests.
-    while (this.transactionOwner !== undefined && this.transactionOwner !== conn) {
-      await new Promise<void>((resolve) => this.transactionWaiters.push(resolve))
+    if (this.options.handler.handlesTransactions !== true) {
+      // While another connection holds a transaction, iTerm2 runs only that connection's requests.
+      while (this.transactionOwner !== undefined && this.transactionOwner !== conn) {
+        await new Promise<void>((resolve) => this.transactionWaiters.push(resolve))
+      }
+      if (request.transaction_request !== undefined)
+        return reply(this.transaction(conn, request.transaction_request))
     }
-    if (request.transaction_request !== undefined)
-      return reply(this.transaction(conn, request.transaction_request))
     try {
       reply(await this.options.handler.handle(request, conn))
     } catch (error) {

@@ -18,6 +18,12 @@ export interface FakeConnectionHandle {
 
 /** Answers requests. `undefined` = reply with the id and no submessage (as iTerm2 does for an invalid LineRange). */
 export interface FakeRequestHandler {
+  /**
+   * When true the server forwards transaction requests to the handler, which then owns their
+   * semantics (queueing other connections, holding the world's clock); otherwise the server
+   * answers them itself.
+   */
+  readonly handlesTransactions?: boolean
   handle(
     request: ClientRequest,
     connection: FakeConnectionHandle
