@@ -80,4 +80,24 @@ describe("fake iTerm2 world over the wire", () => {
     expect(joinLines(r.buffer.get_buffer_response!)).toBe("a\nb\n")
     expect(world.ledger.forSession(sessionId).map((e) => e.text)).toEqual(["printf 'a\\nb\\n'; false\r"])
   })
+
+  it("holds shell output while an API transaction is open, as iTerm2 stops its clock", async () => {
+    const screenHas = (text: string) => world.screenText(sessionId).includes(text)
+    const heldDuring = await Effect.runPromise(
+      Effect.provide(
+        Effect.flatMap(Iterm2Connection, (iterm2) =>
+          iterm2.transaction(
+            Effect.gen(function* () {
+              yield* Effect.sync(() => world.type(sessionId, "echo frozen-$((6*7))\r"))
+              yield* Effect.sleep("400 millis")
+              return screenHas("frozen-42")
+            })
+          )
+        ),
+        liveLayer(settingsFor(server.socketPath, server.dir))
+      )
+    )
+    expect(heldDuring).toBe(false)
+    await world.waitFor(sessionId, () => screenHas("frozen-42"))
+  })
 })
