@@ -55,6 +55,9 @@ describe("run_command resolves only exact session ids", () => {
       expect(result.data.session_id).toBe(id)
     }
     expect(world.screenText(s.sessionId)).not.toContain("ROUTING-MUST-NOT-RUN")
+    // An ITERM_SESSION_ID is refused too, with a hint that names the id's form.
+    const termid = await runCommand(mcp, { session_id: `w0t0p0:${s.sessionId}`, command: MARKER })
+    expect(String(termid.data.message)).toContain("ITERM_SESSION_ID")
   })
 
   // iTerm2 resolves the reserved id "active" to the focused session in GetPrompt, SendText and

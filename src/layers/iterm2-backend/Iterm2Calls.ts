@@ -34,8 +34,19 @@ const SESSION_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{
  * focused session) and "all" (every session): passed through, a caller's "active" would read or
  * type into whatever has focus. Anything that is not a GUID is not found, before any request.
  */
-export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPilotError> =>
-  SESSION_GUID.test(sessionId) ? Effect.succeed(sessionId) : Effect.fail(notFound(sessionId))
+export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPilotError> => {
+  if (SESSION_GUID.test(sessionId)) return Effect.succeed(sessionId)
+  // ITERM_SESSION_ID looks like "w0t1p0:GUID": say so, but never guess the id on the caller's behalf.
+  const termid = /^w\d+t\d+p\d+[:.](.+)$/.exec(sessionId)
+  return Effect.fail(
+    termid === null
+      ? notFound(sessionId)
+      : fail(
+          "session_not_found",
+          `Session '${sessionId}' was not found: that is an ITERM_SESSION_ID; the session_id is the GUID after the colon, as list_sessions reports it.`
+        )
+  )
+}
 
 /** One request whose reply must carry `field`; anything else is a protocol failure. */
 export const callFor = <K extends keyof ServerResponse>(
