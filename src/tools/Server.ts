@@ -36,13 +36,22 @@ export interface ServerOptions {
 
 export const SERVER_NAME = "termpilot"
 
+/** Added to the instructions when no tool can write (read-only mode). */
+export const READ_ONLY_NOTE =
+  "This TermPilot runs read-only: run_command is not available, so tell the user to run commands themselves."
+
 /** A fresh, unconnected MCP Server; connect it to a transport with `server.connect(transport)`. */
 export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server => {
   const tools = options.tools ?? toolRegistry()
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const server = new Server(
     { name: SERVER_NAME, title: "TermPilot", version: options.version ?? packageVersion() },
-    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS }
+    {
+      capabilities: { tools: {} },
+      instructions: tools.some((tool) => !tool.readOnly)
+        ? SERVER_INSTRUCTIONS
+        : `${SERVER_INSTRUCTIONS} ${READ_ONLY_NOTE}`
+    }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

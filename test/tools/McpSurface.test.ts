@@ -123,6 +123,7 @@ describe("initialize and tools/list", () => {
       client.callTool({ name: "run_command", arguments: { session_id: SESSION_ID, command: "ls" } })
     ).rejects.toThrow(McpError)
     expect(backend.calls()).toEqual([])
+    expect(client.getInstructions()).toContain("read-only")
   })
 })
 
