@@ -12,9 +12,9 @@ import {
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import { type Effect, Exit } from "effect"
+import { packageVersion } from "../layers/PackageRoot.js"
 import { errorResult, INTERNAL_ERROR_MESSAGE } from "./Adapter.js"
 import { SERVER_INSTRUCTIONS } from "./Descriptions.js"
-import { packageVersion } from "./PackageVersion.js"
 import { type RegisteredTool, toolRegistry } from "./Registry.js"
 import type { ToolServices } from "./Tool.js"
 

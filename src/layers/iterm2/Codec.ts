@@ -4,30 +4,10 @@
  * absent and no defaults are filled in, so consumers apply proto2 defaults themselves
  * (`status` → "OK", `continuation` → "CONTINUATION_HARD_EOL", `num_code_points` → 1).
  */
-import { existsSync, readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import protobuf from "protobufjs"
 import type { ClientOriginatedMessage, ServerOriginatedMessage } from "../../services/Iterm2Messages.js"
-
-/** The directory whose package.json is named "termpilot", found by walking up from `from`. */
-export const findPackageRoot = (from: string = dirname(fileURLToPath(import.meta.url))): string => {
-  let dir = from
-  for (;;) {
-    const manifest = join(dir, "package.json")
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "termpilot")
-          return dir
-      } catch {
-        // not ours; keep walking
-      }
-    }
-    const parent = dirname(dir)
-    if (parent === dir) throw new Error(`termpilot package root not found above ${from}`)
-    dir = parent
-  }
-}
+import { findPackageRoot } from "../PackageRoot.js"
 
 /** Absolute path of proto/iterm2.proto (works from src/ under vitest and from dist/src/). */
 export const protoPath = (): string => join(findPackageRoot(), "proto", "iterm2.proto")

@@ -3,28 +3,20 @@
  * checks (subprotocol api.iterm2.com, Origin ws://localhost/, x-iterm2-library-version, …) and
  * maps every way it can fail to a typed Iterm2Error with a remedy.
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import net from "node:net"
-import { join } from "node:path"
 import { Duration, Effect } from "effect"
 import WebSocket from "ws"
 import { Iterm2Error } from "../../services/Iterm2Connection.js"
+import { packageVersion } from "../PackageRoot.js"
 import { ADVISORY_NAME, type Credentials, enablePythonApiRemedy } from "./Auth.js"
-import { findPackageRoot } from "./Codec.js"
 
 export const SUBPROTOCOL = "api.iterm2.com"
 
 /** `<major>.<minor>` of TermPilot's own version, for `x-iterm2-library-version: node <v>`. */
 const libraryVersion = (() => {
-  try {
-    const version = (
-      JSON.parse(readFileSync(join(findPackageRoot(), "package.json"), "utf8")) as { version?: string }
-    ).version
-    const match = /^(\d+)\.(\d+)/.exec(version ?? "")
-    return match ? `${match[1]}.${match[2]}` : "0.0"
-  } catch {
-    return "0.0"
-  }
+  const match = /^(\d+)\.(\d+)/.exec(packageVersion())
+  return match ? `${match[1]}.${match[2]}` : "0.0"
 })()
 
 export interface OpenSocket {
