@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { makeSessionPolicy, type PolicyConfig, type PolicySubject } from "../domain/SessionPolicy.js"
-import { fail } from "../services/Errors.js"
+import { fail, sessionNotFound } from "../services/Errors.js"
 import type { ReadBounds, SessionInfo, Terminal } from "../services/Terminal.js"
 
 type TerminalShape = Terminal["Type"]
@@ -28,14 +28,9 @@ export const withSessionPolicy = (
 ): TerminalShape => {
   if (!hasRules(policy) && !options.readOnly) return terminal
   const rules = makeSessionPolicy(policy, options)
-  const hidden = (sessionId: string) =>
-    fail(
-      "session_not_found",
-      `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
-    )
   const visible = (sessionId: string) =>
     Effect.flatMap(terminal.getSession(sessionId), (s) =>
-      rules.isVisible(subject(s)) ? Effect.succeed(s) : Effect.fail(hidden(sessionId))
+      rules.isVisible(subject(s)) ? Effect.succeed(s) : Effect.fail(sessionNotFound(sessionId))
     )
   return {
     listSessions: Effect.map(terminal.listSessions, (all) => all.filter((s) => rules.isVisible(subject(s)))),

@@ -34,3 +34,10 @@ export class TermPilotError extends Schema.TaggedError<TermPilotError>()("TermPi
 
 export const fail = (code: ErrorCode, message: string, cause?: unknown) =>
   new TermPilotError(cause === undefined ? { code, message } : { code, message, cause })
+
+/** The one way to say an id names no session the caller may use (unknown, closed or hidden). */
+export const sessionNotFound = (sessionId: string) =>
+  fail(
+    "session_not_found",
+    `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
+  )

@@ -4,7 +4,7 @@
  * stable codes (iterm2_unavailable, session_not_found, shell_integration_required).
  */
 import { Effect } from "effect"
-import { fail, type TermPilotError } from "../../services/Errors.js"
+import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection, Iterm2Error } from "../../services/Iterm2Connection.js"
 import type {
   ClientRequest,
@@ -20,12 +20,6 @@ type Conn = Iterm2Connection["Type"]
 export const unavailable = (error: Iterm2Error): TermPilotError =>
   fail("iterm2_unavailable", error.message, error)
 
-export const notFound = (sessionId: string): TermPilotError =>
-  fail(
-    "session_not_found",
-    `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
-  )
-
 /** iTerm2 session ids are session GUIDs. */
 const SESSION_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/
 
@@ -40,7 +34,7 @@ export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPil
   const termid = /^w\d+t\d+p\d+[:.](.+)$/.exec(sessionId)
   return Effect.fail(
     termid === null
-      ? notFound(sessionId)
+      ? sessionNotFound(sessionId)
       : fail(
           "session_not_found",
           `Session '${sessionId}' was not found: that is an ITERM_SESSION_ID; the session_id is the GUID after the colon, as list_sessions reports it.`
@@ -85,7 +79,7 @@ export const getPrompt = (
         case "PROMPT_UNAVAILABLE":
           return Effect.succeed(undefined)
         case "SESSION_NOT_FOUND":
-          return Effect.fail(notFound(sessionId))
+          return Effect.fail(sessionNotFound(sessionId))
         default:
           return Effect.fail(
             fail("iterm2_unavailable", `iTerm2 rejected the prompt request (${reply.status}).`)
@@ -103,7 +97,7 @@ export const getVariables = (
   callFor(conn, { variable_request: { session_id: sessionId, get: names } }, "variable_response").pipe(
     Effect.flatMap((reply: VariableResponse) => {
       const status = reply.status ?? "OK"
-      if (status === "SESSION_NOT_FOUND") return Effect.fail(notFound(sessionId))
+      if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
       if (status !== "OK") return Effect.succeed(names.map(() => null))
       return Effect.succeed(names.map((_, i) => parseJson(reply.values?.[i])))
     })
@@ -134,7 +128,7 @@ export const getBuffer = (
         case "OK":
           return Effect.succeed(reply)
         case "SESSION_NOT_FOUND":
-          return Effect.fail(notFound(sessionId))
+          return Effect.fail(sessionNotFound(sessionId))
         default:
           return Effect.fail(
             fail("output_unavailable", `iTerm2 could not read the buffer (${reply.status}).`)

@@ -4,11 +4,11 @@
  * since iTerm2 keeps the first request's modes) and NOTIFY_ON_TERMINATE_SESSION.
  */
 import { Effect, Layer, Queue } from "effect"
-import { fail, type TermPilotError } from "../../services/Errors.js"
+import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection, type Iterm2Event } from "../../services/Iterm2Connection.js"
 import type { NotificationRequest } from "../../services/Iterm2Messages.js"
 import { type PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
-import { callFor, exactSessionId, notFound } from "./Iterm2Calls.js"
+import { callFor, exactSessionId } from "./Iterm2Calls.js"
 
 /** The PromptEvent an iTerm2 event means for `sessionId`, if any. */
 export const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined => {
@@ -45,7 +45,7 @@ export const Iterm2PromptTrackerLive = Layer.effect(
         Effect.flatMap((reply) => {
           const status = reply.status ?? "OK"
           if (status === "OK" || status === "ALREADY_SUBSCRIBED") return Effect.void
-          if (status === "SESSION_NOT_FOUND") return Effect.fail(notFound(sessionId))
+          if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
           return Effect.fail(
             fail(
               "shell_integration_required",

@@ -4,10 +4,10 @@
  * keystroke can slip in between the check and the send).
  */
 import { Effect, Layer, Option, Ref } from "effect"
-import { fail, type TermPilotError } from "../../services/Errors.js"
+import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import { type Readiness, type SessionInfo, type Submission, Terminal } from "../../services/Terminal.js"
-import { callFor, exactSessionId, notFound, unavailable } from "./Iterm2Calls.js"
+import { callFor, exactSessionId, unavailable } from "./Iterm2Calls.js"
 import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
 import { readCommandOutput, readScreen } from "./Iterm2Text.js"
@@ -67,7 +67,7 @@ export const Iterm2TerminalLive = Layer.effect(
       Effect.gen(function* () {
         const layout = yield* readLayout(conn)
         const placement = layout.sessions.find((p) => p.sessionId === sessionId)
-        if (placement === undefined) return yield* notFound(sessionId)
+        if (placement === undefined) return yield* sessionNotFound(sessionId)
         return yield* describe(conn, placement, layout.current)
       })
 
@@ -104,7 +104,7 @@ export const Iterm2TerminalLive = Layer.effect(
             )
           )
         const status = reply.send_text_response?.status ?? (reply.send_text_response ? "OK" : "MISSING")
-        if (status === "SESSION_NOT_FOUND") return yield* notFound(sessionId)
+        if (status === "SESSION_NOT_FOUND") return yield* sessionNotFound(sessionId)
         if (status !== "OK") {
           return yield* fail(
             "iterm2_unavailable",
