@@ -139,26 +139,27 @@ export const describe = (
     { concurrency: 2 }
   ).pipe(
     Effect.map(([values, prompt]): SessionInfo => {
-      const v = (i: number) => asString(values[i])
+      const value = (name: (typeof METADATA_VARIABLES)[number]) => values[METADATA_VARIABLES.indexOf(name)]
+      const text = (name: (typeof METADATA_VARIABLES)[number]) => asString(value(name))
       return {
         session_id: placement.sessionId,
         backend: "iterm2",
         window_id: placement.windowId,
         tab_id: placement.tabId,
         window_number: placement.windowNumber,
-        window_title: v(3),
-        tab_title: v(2),
-        session_title: v(0) ?? v(1) ?? placement.summaryTitle,
-        hostname: v(4),
-        username: v(5),
-        cwd: v(6),
-        tty: v(7),
-        job_name: v(8),
-        profile_name: v(10),
-        tag: v(11),
+        window_title: text("tab.window.title"),
+        tab_title: text("tab.title"),
+        session_title: text("name") ?? text("presentationName") ?? placement.summaryTitle,
+        hostname: text("hostname"),
+        username: text("username"),
+        cwd: text("path"),
+        tty: text("tty"),
+        job_name: text("jobName"),
+        profile_name: text("profileName"),
+        tag: text("user.termpilot_tag"),
         is_current: placement.sessionId === current,
         buried: placement.buried,
-        execution_readiness: verdict(prompt, values[9])
+        execution_readiness: verdict(prompt, value("showingAlternateScreen"))
       }
     })
   )
