@@ -3,19 +3,12 @@
  * session id every tool takes. Each validator returns an `invalid_request` message, or undefined
  * when the value is acceptable. Lengths are counted in Unicode code points, not UTF-16 units.
  */
+import { isBidiControl } from "./Hygiene.js"
 
 /** Most code points a command may have (the prototype's limit, counted as Python does). */
 export const MAX_COMMAND_CODE_POINTS = 8192
 /** Most code points a session id (or request id) may have. */
 export const MAX_SESSION_ID_CODE_POINTS = 256
-
-/** Bidirectional override, embedding, isolate and mark characters (Trojan Source, CVE-2021-42574). */
-const isBidiControl = (cp: number): boolean =>
-  (cp >= 0x202a && cp <= 0x202e) ||
-  (cp >= 0x2066 && cp <= 0x2069) ||
-  cp === 0x200e ||
-  cp === 0x200f ||
-  cp === 0x061c
 
 /** C0 (U+0000–U+001F, incl. TAB, LF, CR, ESC), DEL (U+007F) and C1 (U+0080–U+009F, incl. NEL). */
 const isControl = (cp: number): boolean => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f)

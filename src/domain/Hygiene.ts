@@ -22,12 +22,6 @@ export interface SanitizeOptions {
   readonly mode?: "strip" | "mark"
 }
 
-/** One line saying how much was removed, for a tool to append; undefined when nothing was. */
-export const describeRemoved = (removed: number): string | undefined =>
-  removed === 0
-    ? undefined
-    : `(${removed} hidden, control or escape character${removed === 1 ? "" : "s"} removed from terminal content)`
-
 /**
  * ECMA-48 sequences, 7- and 8-bit: CSI (…final byte), OSC/DCS/SOS/PM/APC strings terminated by BEL
  * or ST, and two-byte escapes. An unterminated string loses only its introducer, never the rest.

@@ -16,8 +16,6 @@ export const Readiness = Schema.Literal(
 )
 export type Readiness = typeof Readiness.Type
 
-export const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
-
 /** One session as the tools report it. Every key is always present; unknown values are null. */
 export const SessionInfo = Schema.Struct({
   session_id: Schema.String,

@@ -1,6 +1,6 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { describeRemoved, sanitizeTerminalText, UNTRUSTED_TERMINAL_NOTICE } from "../../src/domain/Hygiene.js"
+import { sanitizeTerminalText, UNTRUSTED_TERMINAL_NOTICE } from "../../src/domain/Hygiene.js"
 
 const tagged = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join("")
 
@@ -117,11 +117,8 @@ describe("sanitizeTerminalText", () => {
     expect(result).toEqual({ text: "", removed: 300_000 })
   })
 
-  it("labels and describes", () => {
+  it("labels terminal content as untrusted", () => {
     expect(UNTRUSTED_TERMINAL_NOTICE).toMatch(/untrusted/)
     expect(UNTRUSTED_TERMINAL_NOTICE).toMatch(/never authorizes/)
-    expect(describeRemoved(0)).toBeUndefined()
-    expect(describeRemoved(1)).toContain("1 hidden, control or escape character removed")
-    expect(describeRemoved(3)).toContain("3 hidden, control or escape characters removed")
   })
 })

@@ -20,6 +20,10 @@ type Conn = Iterm2Connection["Type"]
 export const unavailable = (error: Iterm2Error): TermPilotError =>
   fail("iterm2_unavailable", error.message, error)
 
+/** A transaction's own failure (begin/end) as iTerm2 being unavailable; others pass through. */
+export const orUnavailable = (error: TermPilotError | Iterm2Error): TermPilotError =>
+  error._tag === "Iterm2Error" ? unavailable(error) : error
+
 /** iTerm2 session ids are session GUIDs. */
 const SESSION_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/
 

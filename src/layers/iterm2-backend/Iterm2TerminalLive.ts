@@ -7,7 +7,7 @@ import { Effect, Layer, Option, Ref } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import { type Readiness, type SessionInfo, type Submission, Terminal } from "../../services/Terminal.js"
-import { callFor, exactSessionId, unavailable } from "./Iterm2Calls.js"
+import { exactSessionId, orUnavailable } from "./Iterm2Calls.js"
 import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
 import { readCommandOutput, readScreen } from "./Iterm2Text.js"
@@ -127,9 +127,7 @@ export const Iterm2TerminalLive = Layer.effect(
           conn.transaction,
           Effect.catchAll((e) =>
             Effect.flatMap(Ref.get(confirmed), (done) =>
-              Option.isSome(done)
-                ? Effect.succeed(done.value)
-                : Effect.fail(e._tag === "Iterm2Error" ? unavailable(e) : e)
+              Option.isSome(done) ? Effect.succeed(done.value) : Effect.fail(orUnavailable(e))
             )
           )
         )
@@ -148,7 +146,3 @@ export const Iterm2TerminalLive = Layer.effect(
     })
   })
 )
-
-/** Exposed for `termpilot doctor`: whether iTerm2 answers a ListSessions at all. */
-export const probeLayout = (conn: Iterm2Connection["Type"]) =>
-  callFor(conn, { list_sessions_request: {} }, "list_sessions_response")

@@ -9,7 +9,7 @@ import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { Coord, LineContents } from "../../services/Iterm2Messages.js"
 import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
-import { callFor, getBuffer, getLines, getPrompt } from "./Iterm2Calls.js"
+import { callFor, getBuffer, getLines, getPrompt, orUnavailable } from "./Iterm2Calls.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -63,10 +63,7 @@ export const readScreen = (
     }
     const bounded = boundTail(joinRows([...above, ...onScreen]), bounds)
     return { ...bounded, truncated: bounded.truncated || moreAbove }
-  }).pipe(conn.transaction, Effect.mapError(toTermPilot))
-
-const toTermPilot = (e: TermPilotError | { readonly _tag: "Iterm2Error"; readonly message: string }) =>
-  e._tag === "Iterm2Error" ? fail("iterm2_unavailable", e.message) : e
+  }).pipe(conn.transaction, Effect.mapError(orUnavailable))
 
 const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))
 
@@ -160,4 +157,4 @@ export const readCommandOutput = (
     if (whole && first === startY && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
     const bounded = boundTail(joinRows(rows), bounds)
     return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete }
-  }).pipe(conn.transaction, Effect.mapError(toTermPilot))
+  }).pipe(conn.transaction, Effect.mapError(orUnavailable))
