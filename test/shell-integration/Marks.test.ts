@@ -165,16 +165,28 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
   })
 })
 
-/** A framework that sets the prompt in its own hook, added after the snippet (so after our last hook). */
-const frameworkRc: Record<ShellCase["name"], (snippetFile: string) => string> = {
-  bash: (file) => [`PS1='x> '`, `. '${file}'`, `PROMPT_COMMAND+=$'\\n''PS1="fw> "'`].join("\n"),
-  zsh: (file) =>
-    [`PS1='x> '`, `. '${file}'`, `__fw() { PS1='fw> '; RPROMPT='[right]' }`, "precmd_functions+=(__fw)"].join(
-      "\n"
-    )
+/**
+ * A framework that sets the prompt in its own hook, added after the snippet (so after our last hook),
+ * in a shell with options that break careless scripts (bash `set -u`; zsh nounset, ksh_arrays, …).
+ */
+const frameworkRc: Record<ShellCase["name"], (snippetFile: string) => ReadonlyArray<string>> = {
+  bash: (file) => [
+    "set -u",
+    "unset PROMPT_COMMAND PS0",
+    `PS1='x> '`,
+    `. '${file}'`,
+    `PROMPT_COMMAND+=$'\\n''PS1="fw> "'`
+  ],
+  zsh: (file) => [
+    "setopt nounset ksh_arrays sh_word_split glob_subst",
+    `PS1='x> '`,
+    `. '${file}'`,
+    `__fw() { PS1='fw> '; RPROMPT='[right]' }`,
+    "precmd_functions+=(__fw)"
+  ]
 }
 
-describe.each(cases)("$name snippet under a prompt framework", (c) => {
+describe.each(cases)("$name snippet under a prompt framework and hostile options", (c) => {
   let pane: TmuxShell
 
   beforeAll(async () => {
@@ -182,7 +194,7 @@ describe.each(cases)("$name snippet under a prompt framework", (c) => {
     const snippetFile = join(pane.dir, `snippet.${c.name}`)
     const rcFile = join(pane.dir, `rc.${c.name}`)
     writeFileSync(snippetFile, c.snippet)
-    writeFileSync(rcFile, frameworkRc[c.name](snippetFile))
+    writeFileSync(rcFile, frameworkRc[c.name](snippetFile).join("\n"))
     await pane.segment(
       () => pane.type(`. '${rcFile}'`),
       (t) => markLetters(t).includes("D"),
