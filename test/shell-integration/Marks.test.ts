@@ -16,7 +16,10 @@ interface ShellCase {
   readonly name: "bash" | "zsh"
   readonly argv: ReadonlyArray<string>
   readonly snippet: string
-  /** rc lines: PS1 `user> ` and a prompt hook printing `hook saw <$?>`, then the snippet sourced twice. */
+  /**
+   * rc lines: PS1 `user> `, a prompt hook printing `hook saw <$?>`, a pre-command hook (PS0, preexec)
+   * printing `pre ran`, then the snippet sourced twice.
+   */
   readonly userRc: (snippetFile: string) => string
 }
 
@@ -26,7 +29,13 @@ const cases: ReadonlyArray<ShellCase> = [
     argv: ["bash", "--norc", "--noprofile", "-i"],
     snippet: bashSnippet,
     userRc: (file) =>
-      [`PS1='user> '`, `PROMPT_COMMAND='echo "hook saw $?"'`, `. '${file}'`, `. '${file}'`].join("\n")
+      [
+        `PS1='user> '`,
+        `PROMPT_COMMAND='echo "hook saw $?"'`,
+        `PS0='pre ran\\n'`,
+        `. '${file}'`,
+        `. '${file}'`
+      ].join("\n")
   },
   {
     name: "zsh",
@@ -37,6 +46,8 @@ const cases: ReadonlyArray<ShellCase> = [
         `PS1='user> '`,
         `__user_hook() { print -r -- "hook saw $?" }`,
         "precmd_functions+=(__user_hook)",
+        `__user_pre() { print -r -- "pre ran" }`,
+        "preexec_functions+=(__user_pre)",
         `. '${file}'`,
         `. '${file}'`
       ].join("\n")
@@ -102,6 +113,13 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     expect(promptText(segment)).toBe("user> ")
     const d = marksIn(segment).find((m) => m.mark === "D;5")!
     expect(segment.slice(d.end)).toContain("hook saw 5")
+  })
+
+  it("keeps the user's pre-command output (PS0 / preexec), before C", async () => {
+    const segment = await pane.line("echo out")
+    const c = marksIn(segment).find((m) => m.mark === "C")!
+    expect(segment.slice(0, c.end)).toMatch(/pre ran\r*\n\x1b\]133;C;[^\x07]*\x07$/)
+    expect(segment.slice(c.end)).toMatch(/^out\r\n/)
   })
 
   it("an empty Enter and a lone ';' give D without a status and no C", async () => {
