@@ -76,12 +76,12 @@ interface Server {
 
 const INSTALL = "Install tmux (Debian/Ubuntu: `sudo apt-get install tmux`; macOS: `brew install tmux`)."
 
-/** The rc-file line for the pane's shell, from its current command. */
+/** What to add for the pane's shell, from its current command (fish has no integration yet). */
 export const integrationLine = (command: string): string => {
   const shell = command.replace(/^-/, "")
-  if (shell === "zsh") return 'add to ~/.zshrc: eval "$(termpilot shell-integration zsh)"'
-  if (shell === "fish") return "add to ~/.config/fish/config.fish: termpilot shell-integration fish | source"
-  return 'add to ~/.bashrc: eval "$(termpilot shell-integration bash)"'
+  if (shell === "fish") return "fish is not supported yet: run bash or zsh in this pane for run_command"
+  const name = shell === "zsh" ? "zsh" : "bash"
+  return `run \`termpilot shell-integration ${name} > ~/.termpilot-integration.${name}\`, then add \`source ~/.termpilot-integration.${name}\` at the end of ~/.${name}rc`
 }
 
 const PANE_FORMAT =

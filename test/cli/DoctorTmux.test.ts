@@ -78,7 +78,7 @@ describe("termpilot doctor (tmux)", () => {
     expect(text).toContain(`${socket} (1 session(s))`)
     expect(text).toContain("1 of 2 pane(s)")
     expect(text).toContain(
-      `work:0.1 (${without}, zsh): add to ~/.zshrc: eval "$(termpilot shell-integration zsh)"`
+      `work:0.1 (${without}, zsh): run \`termpilot shell-integration zsh > ~/.termpilot-integration.zsh\`, then add \`source ~/.termpilot-integration.zsh\` at the end of ~/.zshrc`
     )
     expect(text).not.toContain(`(${with_},`)
     // Read-only: no window resized, nothing typed, and the control client is gone again.
