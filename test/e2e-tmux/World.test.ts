@@ -1,0 +1,58 @@
+/**
+ * The tmux world itself (no TermPilot): its recorder logs exactly what a pane received, the
+ * executed-lines log and tp_argv report what the shell ran, the fence passes copy mode and
+ * synchronized windows, and the server is private and gone after close.
+ */
+import { existsSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
+import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+
+let world: TmuxWorld
+let pane: WorldPane
+
+beforeAll(async () => {
+  world = TmuxWorld.create()
+  pane = await world.newSession("self")
+})
+
+afterAll(async () => {
+  await world?.close()
+})
+
+describe("the tmux world's recorder", () => {
+  it("logs the bytes a pane received, and the shell reports what it ran and with which argv", async () => {
+    const mark = pane.files.recorder.mark()
+    const line = "tp_argv 'a b' c\\; '#{pane_id}' ~ é世"
+    await world.runAsUser(pane, line, (screen) => screen.endsWith("\ntp$"))
+    await expect.poll(() => pane.files.executed().at(-1)).toBe(line)
+    expect(pane.files.recorder.textSince(mark)).toBe(`${line}\r`)
+    expect(pane.files.argv()).toEqual(["a b", "c;", "#{pane_id}", world.home, "é世"])
+  })
+
+  it("proves nothing reached a pane through copy mode and a synchronized window", async () => {
+    const other = await world.split(pane)
+    await world.tmux("copy-mode", "-t", pane.paneId)
+    await world.tmux("set", "-w", "-t", pane.paneId, "synchronize-panes", "on")
+    await expectNothingReached([world], async () => undefined)
+    // …and would have caught a keystroke.
+    await expect(expectNothingReached([world], () => world.type(other, "x"))).rejects.toThrow(
+      /bytes that reached/
+    )
+    await world.tmux("set", "-w", "-t", pane.paneId, "synchronize-panes", "off")
+    await world.tmux("send-keys", "-t", pane.paneId, "-X", "cancel")
+  })
+
+  it("names panes with the server's own pid and start time", async () => {
+    const id = await world.sessionId(pane)
+    expect(id).toMatch(new RegExp(`^tmux:${world.socket}:\\d+\\.\\d+:%\\d+$`))
+    expect(id.endsWith(`:${pane.paneId}`)).toBe(true)
+  })
+
+  it("kill-server leaves no server on the socket", async () => {
+    const second = TmuxWorld.create()
+    await second.newSession("gone")
+    await second.close()
+    expect(existsSync(second.socket)).toBe(false)
+  })
+})

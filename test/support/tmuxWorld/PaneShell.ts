@@ -1,0 +1,97 @@
+/**
+ * PaneShell — the shell a TmuxWorld pane runs: a real interactive bash (or zsh) with the prompt
+ * `tp$ `, that records every line it executed (from its own history, in PROMPT_COMMAND/precmd,
+ * so the user's hook chain is exercised too) and, unless `plain`, sources the shell-integration
+ * snippet — all wrapped in util-linux `script -I` so that the pane's input is logged (Recorder).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { Recorder } from "./Recorder.js"
+
+/** `bash`/`zsh`: with the snippet; `plain`: bash without any shell integration. */
+export type ShellKind = "bash" | "zsh" | "plain"
+
+const root = resolve(import.meta.dirname, "../../..")
+
+/**
+ * The snippet a shell sources: `termpilot shell-integration <shell>` once the CLI has it (read
+ * from the build, so the test sources exactly what a user pastes), else the plan-contract stand-in.
+ */
+export const snippetFor = (shell: "bash" | "zsh"): string | null => {
+  const built = join(root, "dist/src/shell-integration", `snippet.${shell}`)
+  if (existsSync(built)) return built
+  return shell === "bash" ? join(import.meta.dirname, "fallback-snippet.bash") : null
+}
+
+/** `tp_argv ARGS…` writes its argv, NUL-separated, to the pane's `argv` file (what the shell passed). */
+export const writeArgvTool = (binDir: string): void => {
+  mkdirSync(binDir, { recursive: true })
+  const path = join(binDir, "tp_argv")
+  writeFileSync(path, `#!/bin/sh\nprintf '%s\\0' "$@" > "$TPW_PANE_DIR/argv"\n`, { mode: 0o755 })
+}
+
+const bashRc = (snippet: string | null): string =>
+  [
+    "PS1='tp$ '",
+    "HISTSIZE=1000; HISTCONTROL=; HISTIGNORE=; unset HISTFILE",
+    // The user's own hook: it must keep running, and see the command's $?, with the snippet in.
+    '__tpw_record() { local ec=$?; HISTTIMEFORMAT= builtin history 1 >> "$TPW_PANE_DIR/executed.log"; return $ec; }',
+    "PROMPT_COMMAND=__tpw_record",
+    snippet === null ? "" : `source '${snippet}'`,
+    ""
+  ].join("\n")
+
+const zshRc = (snippet: string): string =>
+  [
+    "PS1='tp$ '",
+    "HISTSIZE=1000; SAVEHIST=0; unsetopt hist_ignore_dups hist_ignore_space",
+    'precmd() { local ec=$?; print -r -- "$(fc -l -1)" >> "$TPW_PANE_DIR/executed.log"; return $ec }',
+    `source '${snippet}'`,
+    ""
+  ].join("\n")
+
+/** One pane's files: its recorder log, its executed-lines log, its argv file. */
+export class PaneFiles {
+  readonly recorder: Recorder
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true })
+    this.recorder = new Recorder(join(dir, "input.log"))
+  }
+
+  /** The `script`-wrapped shell command for tmux, writing the rc files it needs. */
+  shellCommand(kind: ShellKind): string {
+    const log = this.recorder.path
+    const inner = (() => {
+      if (kind === "zsh") {
+        const snippet = snippetFor("zsh")
+        if (snippet === null) throw new Error("no zsh snippet to source yet")
+        writeFileSync(join(this.dir, ".zshrc"), zshRc(snippet))
+        return `env ZDOTDIR='${this.dir}' zsh -i`
+      }
+      const rc = join(this.dir, "rc.bash")
+      writeFileSync(rc, bashRc(kind === "plain" ? null : snippetFor("bash")))
+      return `bash --noprofile --rcfile '${rc}' -i`
+    })()
+    return `exec script -q -f -I '${log}' -O /dev/null -c "${inner}"`
+  }
+
+  /** The lines the shell read and ran, in order (from its history, one entry per number). */
+  executed(): ReadonlyArray<string> {
+    const path = join(this.dir, "executed.log")
+    if (!existsSync(path)) return []
+    const seen = new Map<number, string>()
+    for (const line of readFileSync(path, "utf8").split("\n")) {
+      const match = /^\s*(\d+)\*?\s+(.*)$/.exec(line)
+      if (match !== null) seen.set(Number(match[1]), match[2]!)
+    }
+    return [...seen.entries()].sort(([a], [b]) => a - b).map(([, text]) => text)
+  }
+
+  /** The argv of the last `tp_argv`, or null when it never ran. */
+  argv(): ReadonlyArray<string> | null {
+    const path = join(this.dir, "argv")
+    if (!existsSync(path)) return null
+    return readFileSync(path, "utf8").split("\0").slice(0, -1)
+  }
+}

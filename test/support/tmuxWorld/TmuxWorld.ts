@@ -1,0 +1,217 @@
+/**
+ * TmuxWorld — a private tmux server for one test file: its own socket under a temp dir (and
+ * TMUX_TMPDIR there too), never the machine's default server, started with `-f /dev/null` and a
+ * clean environment. Sessions, windows and panes on demand, each pane a real shell under the
+ * input Recorder (see PaneShell). Session ids are formed from what tmux itself reports (`#{pid}`,
+ * `#{start_time}`, `#{pane_id}`), never by TermPilot's code. `close` kills the server it started.
+ */
+import { execFile } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { PaneFiles, type ShellKind, writeArgvTool } from "./PaneShell.js"
+import { FENCE, waitUntil } from "./Recorder.js"
+
+const run = promisify(execFile)
+
+export interface PaneOptions {
+  readonly shell?: ShellKind
+  readonly cwd?: string
+  /** The window's name (for new sessions and windows). */
+  readonly name?: string
+}
+
+export interface WorldPane {
+  readonly world: TmuxWorld
+  /** tmux's own pane id, `%N`. */
+  readonly paneId: string
+  readonly files: PaneFiles
+}
+
+export class TmuxWorld {
+  /** The tmux socket of this world's server. */
+  readonly socket: string
+  /** TMUX_TMPDIR for anything that would look for a default server. */
+  readonly tmuxTmpdir: string
+  /** HOME of the panes' shells (and of a spawned termpilot). */
+  readonly home: string
+  readonly panes: Array<WorldPane> = []
+  private readonly bin: string
+  private serverPid: number | null = null
+  private count = 0
+
+  private constructor(readonly root: string) {
+    this.tmuxTmpdir = join(root, "tmux-tmp")
+    this.home = join(root, "home")
+    this.bin = join(root, "bin")
+    for (const dir of [this.tmuxTmpdir, this.home]) mkdirSync(dir, { recursive: true })
+    writeArgvTool(this.bin)
+    writeFileSync(join(root, "fence.bin"), FENCE)
+    this.socket = join(root, "sock")
+  }
+
+  /** A new, empty world (no server until the first session). */
+  static create(prefix = "tp-tmux-"): TmuxWorld {
+    return new TmuxWorld(mkdtempSync(join(tmpdir(), prefix)))
+  }
+
+  /** The environment the server (and so every pane) starts with: nothing of the test runner's tmux. */
+  env(): Record<string, string> {
+    return {
+      PATH: `${this.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      HOME: this.home,
+      TMUX_TMPDIR: this.tmuxTmpdir,
+      LANG: "C.UTF-8",
+      LC_ALL: "C.UTF-8",
+      TERM: "xterm-256color",
+      SHELL: "/bin/bash"
+    }
+  }
+
+  /** Runs `tmux -S <socket> -f /dev/null ARGS` (10 s bound); its stdout. */
+  async tmux(...args: ReadonlyArray<string>): Promise<string> {
+    const { stdout } = await run("tmux", ["-S", this.socket, "-f", "/dev/null", ...args], {
+      env: this.env(),
+      timeout: 10_000,
+      maxBuffer: 64 * 1024 * 1024
+    })
+    return stdout
+  }
+
+  /** `display -p` of a format for one target. */
+  async format(target: string, format: string): Promise<string> {
+    return (await this.tmux("display", "-p", "-t", target, format)).replace(/\n$/, "")
+  }
+
+  /** A new detached session (starting the server if needed) with one pane. */
+  async newSession(session: string, options: PaneOptions & { width?: number; height?: number } = {}) {
+    const size = ["-x", String(options.width ?? 160), "-y", String(options.height ?? 50)]
+    const pane = await this.spawnPane(["new-session", "-d", "-s", session, ...size], options)
+    if (this.serverPid === null) {
+      this.serverPid = Number(await this.tmux("display", "-p", "#{pid}"))
+      await this.tmux("set", "-g", "history-limit", "10000")
+    }
+    return pane
+  }
+
+  /** A new window in `session`. */
+  newWindow(session: string, options: PaneOptions = {}): Promise<WorldPane> {
+    return this.spawnPane(["new-window", "-d", "-t", `${session}:`], options)
+  }
+
+  /** A new pane split off `pane`. */
+  split(pane: WorldPane, options: PaneOptions = {}): Promise<WorldPane> {
+    return this.spawnPane(["split-window", "-d", "-t", pane.paneId], options)
+  }
+
+  private async spawnPane(command: ReadonlyArray<string>, options: PaneOptions): Promise<WorldPane> {
+    const files = new PaneFiles(join(this.root, "panes", `p${this.count++}`))
+    const env = Object.entries({ ...this.env(), TPW_PANE_DIR: files.dir }).flatMap(([k, v]) => [
+      "-e",
+      `${k}=${v}`
+    ])
+    const where = [...(options.cwd === undefined ? [] : ["-c", options.cwd])]
+    const name = options.name === undefined ? [] : ["-n", options.name]
+    const shell = files.shellCommand(options.shell ?? "bash")
+    const out = await this.tmux(...command, "-P", "-F", "#{pane_id}", ...env, ...where, ...name, shell)
+    const pane: WorldPane = { world: this, paneId: out.trim(), files }
+    this.panes.push(pane)
+    await this.waitForScreen(pane, (screen) => screen.includes("tp$"))
+    return pane
+  }
+
+  /** TermPilot's session id of a pane, formed from the server's own `#{pid}.#{start_time}`. */
+  async sessionId(pane: WorldPane): Promise<string> {
+    const identity = await this.tmux("display", "-p", "-t", pane.paneId, "#{pid}.#{start_time}")
+    return `tmux:${this.socket}:${identity.trim()}:${pane.paneId}`
+  }
+
+  /** The visible screen of a pane, trailing blank lines dropped. */
+  async screen(pane: WorldPane): Promise<string> {
+    return (await this.tmux("capture-pane", "-p", "-t", pane.paneId)).replace(/\n+$/, "")
+  }
+
+  async waitForScreen(pane: WorldPane, check: (screen: string) => boolean, timeoutMs = 10_000) {
+    let last = ""
+    await waitUntil(
+      `${pane.paneId}'s screen`,
+      async () => {
+        last = await this.screen(pane)
+        return check(last)
+      },
+      timeoutMs
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; screen: ${JSON.stringify(last.slice(-300))}`)
+    })
+  }
+
+  /** Types text into a pane as a person would (hex bytes: no tmux parsing), without Enter. */
+  async type(pane: WorldPane, text: string): Promise<void> {
+    const hex = [...Buffer.from(text, "utf8")].map((b) => b.toString(16).padStart(2, "0"))
+    await this.tmux("send-keys", "-t", pane.paneId, "-H", ...hex)
+  }
+
+  /** Presses one key (tmux key name, e.g. Enter, C-c). */
+  async press(pane: WorldPane, key: string): Promise<void> {
+    await this.tmux("send-keys", "-t", pane.paneId, key)
+  }
+
+  /** Types a line and presses Enter, then waits for `until` on the screen (the user runs it). */
+  async runAsUser(pane: WorldPane, line: string, until: (screen: string) => boolean): Promise<void> {
+    await this.type(pane, line)
+    await this.press(pane, "Enter")
+    await this.waitForScreen(pane, until)
+  }
+
+  /** Pane ids that exist now, with whether each is dead. */
+  async livePanes(): Promise<Map<string, boolean>> {
+    const out = await this.tmux("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").catch(() => "")
+    const panes = new Map<string, boolean>()
+    for (const line of out.split("\n").filter((l) => l !== "")) {
+      const [id, dead] = line.split(" ")
+      panes.set(id!, dead === "1")
+    }
+    return panes
+  }
+
+  /**
+   * Pastes the fence byte into each pane (paste-buffer goes past copy mode and is never
+   * synchronized) and waits until each recorder has it: whatever tmux wrote to a pane before is
+   * then in its log.
+   */
+  async fence(panes: ReadonlyArray<WorldPane>, marks: ReadonlyArray<number>): Promise<void> {
+    await this.tmux("load-buffer", "-b", "tpw-fence", join(this.root, "fence.bin"))
+    for (const pane of panes) await this.tmux("paste-buffer", "-b", "tpw-fence", "-t", pane.paneId)
+    await waitUntil("the fence in every pane's recorder", () =>
+      panes.every((pane, i) => pane.files.recorder.since(marks[i]!).includes(FENCE))
+    )
+  }
+
+  /** Ends the server (kill-server, then SIGKILL by its pid if it lingers); the world can restart. */
+  async killServer(): Promise<void> {
+    const pid = this.serverPid
+    await this.tmux("kill-server").catch(() => undefined)
+    if (pid !== null) {
+      await waitUntil(`tmux server ${pid} to exit`, () => !alive(pid), 5_000).catch(() => {
+        if (alive(pid)) process.kill(pid, "SIGKILL")
+      })
+    }
+    this.serverPid = null
+  }
+
+  /** Kills the server and removes the world's files. */
+  async close(): Promise<void> {
+    await this.killServer()
+    rmSync(this.root, { recursive: true, force: true })
+  }
+}
+
+/** Whether a process is still running (a zombie waiting for its reaper has ended). */
+const alive = (pid: number): boolean => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
