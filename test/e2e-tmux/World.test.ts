@@ -43,6 +43,18 @@ describe("the tmux world's recorder", () => {
     await world.tmux("send-keys", "-t", pane.paneId, "-X", "cancel")
   })
 
+  it("bash and zsh panes source the real snippet (a token announced); a plain pane has none", async () => {
+    const zsh = await world.newWindow("self", { shell: "zsh" })
+    const plain = await world.newWindow("self", { shell: "plain" })
+    const token = /^ [0-9a-f]{16,}$/
+    expect(await world.format(pane.paneId, "#{@termpilot_tokens}")).toMatch(token)
+    expect(await world.format(zsh.paneId, "#{@termpilot_tokens}")).toMatch(token)
+    expect(await world.format(plain.paneId, "#{@termpilot_tokens}")).toBe("")
+    await world.runAsUser(zsh, "tp_argv z1 'z 2'", (screen) => screen.endsWith("\ntp$"))
+    await expect.poll(() => zsh.files.executed().at(-1)).toBe("tp_argv z1 'z 2'")
+    expect(zsh.files.argv()).toEqual(["z1", "z 2"])
+  })
+
   it("names panes with the server's own pid and start time", async () => {
     const id = await world.sessionId(pane)
     expect(id).toMatch(new RegExp(`^tmux:${world.socket}:\\d+\\.\\d+:%\\d+$`))

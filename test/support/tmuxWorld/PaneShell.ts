@@ -1,26 +1,27 @@
 /**
  * PaneShell — the shell a TmuxWorld pane runs: a real interactive bash (or zsh) with the prompt
  * `tp$ `, that records every line it executed (from its own history, in PROMPT_COMMAND/precmd,
- * so the user's hook chain is exercised too) and, unless `plain`, sources the shell-integration
+ * so the user's hook chain is exercised too) and, unless `plain`, sources TermPilot's shell-integration
  * snippet — all wrapped in util-linux `script -I` so that the pane's input is logged (Recorder).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
+import { chooseSnippet } from "../../../src/shell-integration/ShellIntegration.js"
 import { Recorder } from "./Recorder.js"
 
 /** `bash`/`zsh`: with the snippet; `plain`: bash without any shell integration. */
 export type ShellKind = "bash" | "zsh" | "plain"
 
-const root = resolve(import.meta.dirname, "../../..")
-
 /**
- * The snippet a shell sources: `termpilot shell-integration <shell>` once the CLI has it (read
- * from the build, so the test sources exactly what a user pastes), else the plan-contract stand-in.
+ * Writes the snippet exactly as `termpilot shell-integration <shell>` prints it (what a user pastes
+ * into their rc file) into `dir`; its path.
  */
-export const snippetFor = (shell: "bash" | "zsh"): string | null => {
-  const built = join(root, "dist/src/shell-integration", `snippet.${shell}`)
-  if (existsSync(built)) return built
-  return shell === "bash" ? join(import.meta.dirname, "fallback-snippet.bash") : null
+export const writeSnippet = (dir: string, shell: "bash" | "zsh"): string => {
+  const choice = chooseSnippet(shell)
+  if (choice._tag !== "Snippet") throw new Error(`no ${shell} snippet: ${choice._tag}`)
+  const path = join(dir, `termpilot.${shell}`)
+  writeFileSync(path, choice.text)
+  return path
 }
 
 /** `tp_argv ARGS…` writes its argv, NUL-separated, to the pane's `argv` file (what the shell passed). */
@@ -64,13 +65,11 @@ export class PaneFiles {
     const log = this.recorder.path
     const inner = (() => {
       if (kind === "zsh") {
-        const snippet = snippetFor("zsh")
-        if (snippet === null) throw new Error("no zsh snippet to source yet")
-        writeFileSync(join(this.dir, ".zshrc"), zshRc(snippet))
+        writeFileSync(join(this.dir, ".zshrc"), zshRc(writeSnippet(this.dir, "zsh")))
         return `env ZDOTDIR='${this.dir}' zsh -i`
       }
       const rc = join(this.dir, "rc.bash")
-      writeFileSync(rc, bashRc(kind === "plain" ? null : snippetFor("bash")))
+      writeFileSync(rc, bashRc(kind === "plain" ? null : writeSnippet(this.dir, "bash")))
       return `bash --noprofile --rcfile '${rc}' -i`
     })()
     return `exec script -q -f -I '${log}' -O /dev/null -c "${inner}"`
