@@ -16,13 +16,15 @@ export const makeTmuxPromptTracker = (registry: TmuxRegistry): PromptTracker["Ty
   watch: (sessionId) =>
     Effect.gen(function* () {
       const { server, pane } = yield* registry.resolve(sessionId)
-      if ((yield* server.flags(pane)) === null) return yield* sessionNotFound(sessionId)
+      // A pane whose output was seen is known; any other is checked (submit re-checks anyway).
+      const known = server.panes.get(pane)
+      if ((known === undefined || known.ended) && (yield* server.flags(pane)) === null) {
+        return yield* sessionNotFound(sessionId)
+      }
       const queue = yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          const q = Effect.runSync(Queue.sliding<PromptEvent>(WATCH_CAPACITY))
-          server.addWatcher(pane, q)
-          return q
-        }),
+        Queue.sliding<PromptEvent>(WATCH_CAPACITY).pipe(
+          Effect.tap((q) => Effect.sync(() => server.addWatcher(pane, q)))
+        ),
         (q) =>
           Effect.zipRight(
             Effect.sync(() => server.removeWatcher(pane, q)),
