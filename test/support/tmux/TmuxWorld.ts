@@ -1,0 +1,200 @@
+/**
+ * TmuxWorld — a private tmux server for one test file: its own socket under a temp dir (never the
+ * machine's default server), real bash shells with or without the test marks, a log of every line
+ * each shell really read (`lines(pane)`), a human-like client in a real pty (node-pty), and the
+ * backend under test with the backend-independent CommandRunner on top. `close()` kills the server
+ * on that socket and stops everything started here.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Exit, Layer, Scope } from "effect"
+import * as pty from "node-pty"
+import { makeCommandRunner } from "../../../src/layers/CommandRunnerLive.js"
+import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
+import type { CommandRunner, RunRequest } from "../../../src/services/CommandRunner.js"
+import { PromptTracker } from "../../../src/services/PromptTracker.js"
+import { Terminal } from "../../../src/services/Terminal.js"
+
+const HERE = new URL(".", import.meta.url).pathname
+
+export interface ShellOptions {
+  /** Source the test marks (default true). */
+  readonly marks?: boolean
+}
+
+/** Poll `check` every 20 ms until it returns a value, up to `timeoutMs`. */
+export const waitFor = async <A>(
+  what: string,
+  check: () => A | undefined | Promise<A | undefined>,
+  timeoutMs = 10_000
+): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+export class TmuxWorld {
+  readonly dir = mkdtempSync(join(tmpdir(), "tp-tmux-"))
+  readonly socket = join(this.dir, "tmux.sock")
+  readonly env: NodeJS.ProcessEnv
+  private readonly humans: Array<pty.IPty> = []
+  private readonly scopes: Array<Scope.CloseableScope> = []
+
+  constructor() {
+    const { TMUX: _t, TMUX_PANE: _p, ...env } = process.env
+    this.env = {
+      ...env,
+      TMUX_TMPDIR: this.dir,
+      HOME: this.dir,
+      TPT_DIR: this.dir,
+      TPT_MARKS_FILE: join(HERE, "marks.bash"),
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8"
+    }
+  }
+
+  /** Run tmux on this world's socket; returns stdout. */
+  tmux(...args: Array<string>): string {
+    return execFileSync("tmux", ["-S", this.socket, "-f", "/dev/null", ...args], {
+      env: this.env,
+      timeout: 5000,
+      encoding: "utf8"
+    })
+  }
+
+  private shell(options: ShellOptions): string {
+    const marks = options.marks ?? true
+    return `env TPT_MARKS=${marks ? 1 : 0} bash --noprofile --rcfile ${join(HERE, "test-rc.bash")} -i`
+  }
+
+  /** A new session with one shell; returns its pane id (`%N`). */
+  newSession(name: string, options: ShellOptions = {}): string {
+    return this.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      "120",
+      "-y",
+      "40",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      this.shell(options)
+    ).trim()
+  }
+
+  /** A new window in `session` with one shell; returns its pane id. */
+  newWindow(session: string, options: ShellOptions = {}): string {
+    return this.tmux(
+      "new-window",
+      "-d",
+      "-t",
+      `${session}:`,
+      "-P",
+      "-F",
+      "#{pane_id}",
+      this.shell(options)
+    ).trim()
+  }
+
+  /** Split `pane`; returns the new pane id. */
+  split(pane: string, options: ShellOptions = {}): string {
+    return this.tmux("split-window", "-d", "-t", pane, "-P", "-F", "#{pane_id}", this.shell(options)).trim()
+  }
+
+  /** Visible text of a pane. */
+  capture(pane: string): string {
+    return this.tmux("capture-pane", "-p", "-t", pane)
+  }
+
+  /** Every line the pane's shell read so far (from its history, as it executed them). */
+  lines(pane: string): Array<string> {
+    const file = join(this.dir, `lines.${pane}`)
+    return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []
+  }
+
+  /** Wait until the pane's shell has drawn its prompt (its rc file ran). */
+  async waitShell(pane: string): Promise<void> {
+    await waitFor(`a prompt in ${pane}`, () => (/^\$\s*$/m.test(this.capture(pane)) ? true : undefined))
+  }
+
+  /** A person's client in a real pty of `cols`×`rows`, attached to `session`. */
+  async human(session: string, cols = 132, rows = 43): Promise<pty.IPty> {
+    const p = pty.spawn("tmux", ["-S", this.socket, "attach-session", "-t", session], {
+      cols,
+      rows,
+      env: this.env as Record<string, string>,
+      name: "xterm-256color"
+    })
+    this.humans.push(p)
+    await waitFor("the human client", () =>
+      this.tmux("list-clients", "-F", "#{client_control_mode}").includes("0") ? true : undefined
+    )
+    return p
+  }
+
+  /** The backend under test, closed by `close()` (or `closeBackend`). */
+  async backend(
+    overrides: Partial<TmuxSettings> = {}
+  ): Promise<TmuxBackend & { scope: Scope.CloseableScope }> {
+    const scope = await Effect.runPromise(Scope.make())
+    this.scopes.push(scope)
+    const backend = await Effect.runPromise(
+      makeTmuxBackend({
+        sockets: [this.socket],
+        tmuxPath: "tmux",
+        ownPane: null,
+        commandTimeoutMs: 3000,
+        ...overrides
+      }).pipe(Scope.extend(scope))
+    )
+    return { ...backend, scope }
+  }
+
+  /** A CommandRunner (CommandRunnerLive's own constructor) over `backend`. */
+  async runner(backend: TmuxBackend): Promise<CommandRunner["Type"]> {
+    const scope = await Effect.runPromise(Scope.make())
+    this.scopes.push(scope)
+    const layer = Layer.merge(
+      Layer.succeed(Terminal, backend.terminal),
+      Layer.succeed(PromptTracker, backend.tracker)
+    )
+    return Effect.runPromise(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
+  }
+
+  async close(): Promise<void> {
+    for (const scope of this.scopes.reverse()) await Effect.runPromise(Scope.close(scope, Exit.void))
+    for (const h of this.humans) h.kill()
+    try {
+      this.tmux("kill-server")
+    } catch {
+      // already gone
+    }
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** A run request with the tool's defaults. */
+export const request = (
+  sessionId: string,
+  command: string,
+  overrides: Partial<RunRequest> = {}
+): RunRequest => ({
+  sessionId,
+  command,
+  waitForCompletion: true,
+  timeoutSeconds: 20,
+  maxOutputChars: 32768,
+  ...overrides
+})
+
+/** Run an Effect as a promise (tests are plain async). */
+export const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
