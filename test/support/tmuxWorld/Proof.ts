@@ -10,7 +10,9 @@ import type { TmuxWorld, WorldPane } from "./TmuxWorld.js"
 /** Runs `action`, then proves from the recorders that no pane of `worlds` received a byte. */
 export const expectNothingReached = async <A>(
   worlds: ReadonlyArray<TmuxWorld>,
-  action: () => Promise<A>
+  action: () => Promise<A>,
+  /** What the action was, for the failure message. */
+  label = "the action"
 ): Promise<A> => {
   const panes = worlds.flatMap((world) => world.panes)
   const marks = panes.map((pane) => pane.files.recorder.mark())
@@ -27,10 +29,11 @@ export const expectNothingReached = async <A>(
   panes.forEach((pane, i) => {
     const arrived = pane.files.recorder.since(marks[i]!).toString("latin1")
     const expected = fenced.has(pane) ? FENCE : ""
-    expect(JSON.stringify(arrived), `bytes that reached ${pane.paneId} of ${pane.world.socket}`).toBe(
-      JSON.stringify(expected)
-    )
-    expect(JSON.stringify(pane.files.argv()), `tp_argv ran in ${pane.paneId}`).toBe(argvs[i])
+    expect(
+      JSON.stringify(arrived),
+      `bytes that reached ${pane.paneId} of ${pane.world.socket} during ${label}`
+    ).toBe(JSON.stringify(expected))
+    expect(JSON.stringify(pane.files.argv()), `tp_argv ran in ${pane.paneId} during ${label}`).toBe(argvs[i])
   })
   return result
 }

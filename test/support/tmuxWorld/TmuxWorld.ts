@@ -36,7 +36,10 @@ export class TmuxWorld {
   readonly tmuxTmpdir: string
   /** HOME of the panes' shells (and of a spawned termpilot). */
   readonly home: string
+  /** The panes of the running server. */
   readonly panes: Array<WorldPane> = []
+  /** Panes of servers this world killed. */
+  readonly retired: Array<WorldPane> = []
   private readonly bin: string
   private serverPid: number | null = null
   private count = 0
@@ -93,6 +96,14 @@ export class TmuxWorld {
       await this.tmux("set", "-g", "history-limit", "10000")
     }
     return pane
+  }
+
+  /** Whether the server is up and has a session of exactly this name. */
+  hasSession(session: string): Promise<boolean> {
+    return this.tmux("has-session", "-t", `=${session}`).then(
+      () => true,
+      () => false
+    )
   }
 
   /** A new window in `session`. */
@@ -164,6 +175,23 @@ export class TmuxWorld {
     await this.waitForScreen(pane, until)
   }
 
+  /**
+   * Waits until a pane's recorder has not grown for `quietMs` (a program answering its own
+   * terminal queries, as vim does at start, has finished), within 10 s.
+   */
+  async settled(pane: WorldPane, quietMs = 400): Promise<void> {
+    let size = pane.files.recorder.mark()
+    let since = Date.now()
+    await waitUntil(`${pane.paneId}'s input to settle`, () => {
+      const now = pane.files.recorder.mark()
+      if (now !== size) {
+        size = now
+        since = Date.now()
+      }
+      return Date.now() - since >= quietMs
+    })
+  }
+
   /** Pane ids that exist now, with whether each is dead. */
   async livePanes(): Promise<Map<string, boolean>> {
     const out = await this.tmux("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").catch(() => "")
@@ -188,8 +216,12 @@ export class TmuxWorld {
     )
   }
 
-  /** Ends the server (kill-server, then SIGKILL by its pid if it lingers); the world can restart. */
+  /**
+   * Ends the server (kill-server, then SIGKILL by its pid if it lingers). Its panes are retired
+   * (a restarted server reuses `%N`); the world can start a new server on the same socket.
+   */
   async killServer(): Promise<void> {
+    this.retired.push(...this.panes.splice(0))
     const pid = this.serverPid
     await this.tmux("kill-server").catch(() => undefined)
     if (pid !== null) {

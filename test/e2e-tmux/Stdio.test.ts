@@ -1,0 +1,115 @@
+/**
+ * End to end over real stdio and real tmux: the built `termpilot` binary, configured only by its
+ * environment (TERMPILOT_BACKENDS=tmux, TERMPILOT_TMUX_SOCKETS, TMUX_TMPDIR, HOME), serves
+ * list_sessions and run_command to the SDK's StdioClientTransport; stdout is JSON-RPC only. And
+ * `termpilot shell-integration bash` prints exactly the snippet the world's panes source.
+ * Needs the build (`npx tsc -p tsconfig.build.json`; `npm test` builds first).
+ */
+import { execFile } from "node:child_process"
+import { existsSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { promisify } from "node:util"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { chooseSnippet } from "../../src/shell-integration/ShellIntegration.js"
+import type { McpHarness } from "../support/McpHarness.js"
+import { type RigPane, settle } from "../support/tmuxWorld/TmuxRig.js"
+import { TmuxWorld } from "../support/tmuxWorld/TmuxWorld.js"
+
+const root = resolve(import.meta.dirname, "../..")
+const bin = join(root, "dist/src/cli/bin.js")
+
+let world: TmuxWorld
+let pane: RigPane
+
+const childEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !/^(ITERM|TERMPILOT|TMUX)/.test(k)) env[k] = v
+  }
+  return {
+    ...env,
+    HOME: world.home,
+    TMUX_TMPDIR: world.tmuxTmpdir,
+    TERMPILOT_BACKENDS: "tmux",
+    TERMPILOT_TMUX_SOCKETS: world.socket,
+    NO_COLOR: "1"
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npx tsc -p tsconfig.build.json\` first`)
+  world = TmuxWorld.create()
+  const created = await world.newSession("stdio")
+  pane = { ...created, id: await world.sessionId(created) }
+})
+
+afterAll(async () => {
+  await world?.close()
+})
+
+describe("termpilot over stdio against real tmux", () => {
+  it("serves list_sessions and run_command; stdout is JSON-RPC only", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin],
+      env: childEnv(),
+      stderr: "pipe"
+    })
+    let stderr = ""
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8")
+    })
+    const client = new Client({ name: "termpilot-e2e-tmux-stdio", version: "0" })
+    const protocolErrors: Array<Error> = []
+    client.onerror = (error) => protocolErrors.push(error)
+    await client.connect(transport)
+    try {
+      // The E2eHelpers only use the harness's client.
+      await settle({ client } as unknown as McpHarness, pane, "ready")
+      const list = await client.callTool({ name: "list_sessions", arguments: {} })
+      expect(list.isError ?? false).toBe(false)
+      const sessions = (list.structuredContent as { sessions: Array<Record<string, unknown>> }).sessions
+      expect(sessions.map((s) => s.session_id)).toEqual([pane.id])
+      expect(sessions[0]).toMatchObject({
+        backend: "tmux",
+        tty: await world.format(pane.paneId, "#{pane_tty}"),
+        execution_readiness: "ready"
+      })
+
+      const command = "echo over-stdio; (exit 7)"
+      const mark = pane.files.recorder.mark()
+      const ran = await client.callTool({
+        name: "run_command",
+        arguments: { session_id: pane.id, command, timeout_seconds: 20 }
+      })
+      expect(ran.structuredContent).toMatchObject({
+        session_id: pane.id,
+        status: "completed",
+        sent: true,
+        exit_code: 7,
+        output: "over-stdio"
+      })
+      expect(pane.files.recorder.textSince(mark)).toBe(`${command}\r`)
+    } finally {
+      await client.close()
+    }
+    expect(protocolErrors).toEqual([])
+    expect(stderr).not.toContain('"jsonrpc"')
+    // Its control clients went with it.
+    await expect
+      .poll(async () => (await world.tmux("list-clients", "-F", "#{client_pid}")).trim(), { timeout: 10_000 })
+      .toBe("")
+  })
+
+  it("termpilot shell-integration bash prints exactly the snippet the panes source", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "shell-integration", "bash"], {
+      env: childEnv(),
+      timeout: 20_000
+    })
+    const snippet = chooseSnippet("bash")
+    expect(snippet._tag).toBe("Snippet")
+    expect(stdout.trimEnd()).toBe(snippet._tag === "Snippet" ? snippet.text.trimEnd() : "")
+  })
+})
