@@ -25,7 +25,11 @@ afterAll(async () => {
 const deliver = async (command: string) => {
   const mark = pane.files.recorder.mark()
   const result = await runCommand(rig.mcp, { session_id: pane.id, command, timeout_seconds: 20 })
-  expect(result.data, JSON.stringify(result.data)).toMatchObject({ status: "completed", sent: true })
+  const { status, error_code, message } = result.data
+  expect({ status, sent: result.data.sent }, `${error_code}: ${message?.slice(0, 300)}`).toEqual({
+    status: "completed",
+    sent: true
+  })
   expect(pane.files.recorder.textSince(mark), "what the pane received").toBe(`${command}\r`)
   await expect.poll(() => pane.files.executed().at(-1), { timeout: 5_000 }).toBe(command)
   return result.data

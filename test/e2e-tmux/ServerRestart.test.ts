@@ -34,7 +34,8 @@ describe("tmux server killed and restarted", () => {
     expect(list.isError, JSON.stringify(list.data)).toBe(false)
     expect(list.data.sessions).toEqual([])
     const ran = await runCommand(mcp, { session_id: old.id, command: "tp_argv MUST-NOT-RUN" })
-    expect(ran.data).toMatchObject({ status: "rejected", sent: false, error_code: "tmux_unavailable" })
+    // Nothing answers there: an error (as for an unreachable iTerm2), and nothing was sent.
+    expect(ran.data).toMatchObject({ status: "error", sent: false, error_code: "tmux_unavailable" })
     const read = await call(mcp, "read_terminal", { session_id: old.id })
     expect(read.data).toMatchObject({ error_code: "tmux_unavailable" })
     expect(old.files.argv()).toBeNull()
