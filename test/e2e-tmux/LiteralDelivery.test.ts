@@ -50,6 +50,7 @@ describe("the literal text reaches the shell, whatever tmux would make of it", (
     ],
     ["tp_argv '#(echo x)' '#[fg=red]' '##'", () => ["#(echo x)", "#[fg=red]", "##"]],
     ["tp_argv ~ '~' ~/x", () => [home(), "~", `${home()}/x`]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${HOME}, literally
     ["tp_argv '$HOME' $HOME \"$HOME\" '${HOME}'", () => ["$HOME", home(), home(), "${HOME}"]],
     ["tp_argv \"it's\" 'say \"hi\"' \\\\ \\'", () => ["it's", 'say "hi"', "\\", "'"]],
     ["tp_argv é 世界 😀", () => ["é", "世界", "😀"]]

@@ -4,7 +4,10 @@
  * panes' own input recorders (Proof.expectNothingReached): not one byte reached any pane of any
  * server — including a live server TermPilot was not configured for.
  */
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { mainLayerWith } from "../../src/layers/MainLive.js"
+import { appConfigFor } from "../support/AppConfigFixture.js"
 import {
   expectRejected,
   listed,
@@ -13,8 +16,16 @@ import {
   runCommand,
   waitForReadiness
 } from "../support/E2eHelpers.js"
+import { fakeSettings } from "../support/FakeIterm2Backend.js"
+import { openMcpHarness } from "../support/McpHarness.js"
 import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import {
+  openTmuxRig,
+  type RigPane,
+  settle,
+  type TmuxRig,
+  tmuxSettingsFor
+} from "../support/tmuxWorld/TmuxRig.js"
 import { TmuxWorld } from "../support/tmuxWorld/TmuxWorld.js"
 
 let rig: TmuxRig
@@ -200,6 +211,30 @@ describe("only a shell idle at an empty prompt receives a command", () => {
   it("shell_integration_required: a shell without the snippet", async () => {
     const pane = await rig.pane({ shell: "plain" })
     await refused(pane.id, "shell_integration_required")
+  })
+})
+
+describe("the pane TermPilot itself runs in", () => {
+  it("is never a write target, though other panes of its server are", async () => {
+    const own = await rig.pane()
+    const neighbour = await rig.pane()
+    const config = appConfigFor(fakeSettings(join(rig.world.root, "no-iterm2")), {}, undefined, {
+      tmux: { ...tmuxSettingsFor(rig.worlds), ownPane: { socket: rig.world.socket, pane: own.paneId } },
+      backends: { mode: "explicit", enabled: ["tmux"] }
+    })
+    const inside = await openMcpHarness(mainLayerWith(config))
+    try {
+      await settle(inside, neighbour, "ready")
+      const result = await expectNothingReached(rig.worlds, () =>
+        runCommand(inside, { session_id: own.id, command: MARKER, timeout_seconds: 5 })
+      )
+      expectRejected(result, "not_permitted")
+      const ok = await runCommand(inside, { session_id: neighbour.id, command: "tp_argv neighbour" })
+      expect(ok.data).toMatchObject({ status: "completed", exit_code: 0 })
+      expect(neighbour.files.argv()).toEqual(["neighbour"])
+    } finally {
+      await inside.close()
+    }
   })
 })
 
