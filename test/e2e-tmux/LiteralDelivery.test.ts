@@ -84,6 +84,12 @@ describe("the literal text reaches the shell, whatever tmux would make of it", (
     expect((await deliver("tp_argv after-lone-semicolon")).exit_code).toBe(0)
   })
 
+  it("the longest command (8192 characters) arrives whole", async () => {
+    const word = "x".repeat(8192 - "tp_argv ".length)
+    await deliver(`tp_argv ${word}`)
+    expect(pane.files.argv()).toEqual([word])
+  })
+
   it("a long command (8000 two-byte letters, 16 kB of UTF-8) arrives whole", async () => {
     const word = "é".repeat(8000)
     await deliver(`tp_argv ${word}`)
