@@ -170,6 +170,35 @@ export class TmuxWorld {
     return Effect.runPromise(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
   }
 
+  /** The backend's session id of pane `%N` (from its listing). */
+  async idOf(backend: TmuxBackend, pane: string): Promise<string> {
+    const all = await run(backend.terminal.listSessions)
+    const found = all.find(
+      (s) => s.session_id.startsWith(`tmux:${this.socket}:`) && s.session_id.endsWith(`:${pane}`)
+    )
+    if (found === undefined) throw new Error(`pane ${pane} is not listed`)
+    return found.session_id
+  }
+
+  /** Wait until the backend reports `readiness` for `sessionId`. */
+  async until(backend: TmuxBackend, sessionId: string, readiness: string): Promise<void> {
+    await waitFor(`${sessionId} ${readiness}`, async () =>
+      (await run(backend.terminal.readiness(sessionId))) === readiness ? true : undefined
+    )
+  }
+
+  /**
+   * The id of a marked pane the backend has seen a prompt of: its shell drew its first prompt
+   * before anything watched, so Enter is pressed once (as the docs tell a person to do).
+   */
+  async readyPane(backend: TmuxBackend, pane: string): Promise<string> {
+    await this.waitShell(pane)
+    const id = await this.idOf(backend, pane)
+    this.tmux("send-keys", "-t", pane, "Enter")
+    await this.until(backend, id, "ready")
+    return id
+  }
+
   async close(): Promise<void> {
     for (const scope of this.scopes.reverse()) await Effect.runPromise(Scope.close(scope, Exit.void))
     for (const h of this.humans) h.kill()
