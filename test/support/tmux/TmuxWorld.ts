@@ -2,7 +2,7 @@
  * TmuxWorld — a private tmux server for one test file: its own socket under a temp dir (never the
  * machine's default server), real bash shells with or without the test marks, a log of every line
  * each shell really read (`lines(pane)`), a human-like client in a real pty (node-pty), and the
- * backend under test with the backend-independent CommandRunner on top. `close()` kills the server
+ * backend under test (windows are named, so tmux's automatic-rename never changes a name mid-test) with the backend-independent CommandRunner on top. `close()` kills the server
  * on that socket and stops everything started here.
  */
 import { execFileSync } from "node:child_process"
@@ -43,6 +43,7 @@ export class TmuxWorld {
   readonly dir = mkdtempSync(join(tmpdir(), "tp-tmux-"))
   readonly socket = join(this.dir, "tmux.sock")
   readonly env: NodeJS.ProcessEnv
+  private windows = 0
   private readonly humans: Array<pty.IPty> = []
   private readonly scopes: Array<Scope.CloseableScope> = []
 
@@ -80,6 +81,8 @@ export class TmuxWorld {
       "-d",
       "-s",
       name,
+      "-n",
+      "main",
       "-x",
       "120",
       "-y",
@@ -96,6 +99,8 @@ export class TmuxWorld {
     return this.tmux(
       "new-window",
       "-d",
+      "-n",
+      `w${++this.windows}`,
       "-t",
       `${session}:`,
       "-P",
