@@ -75,7 +75,9 @@ describe("tmux inventory", () => {
     expectPane(two, panes.e!)
     // Drawn before anything watched: the pane announced a token, so its state is unknown, not ready.
     for (const s of all) expect(s.execution_readiness).toBe("unknown")
-    expect(await run(Effect.flip(backend.terminal.currentSession))).toMatchObject({ code: "no_current_session" })
+    expect(await run(Effect.flip(backend.terminal.currentSession))).toMatchObject({
+      code: "no_current_session"
+    })
   })
 
   it("tracks a pane's prompt once Enter is pressed, and getSession agrees with the listing", async () => {
@@ -89,8 +91,15 @@ describe("tmux inventory", () => {
   it("never resizes a window or moves focus, with a person's client attached; is_current follows that client", async () => {
     const human = await one.human("alpha", 132, 43)
     const layout = () =>
-      one.tmux("list-panes", "-a", "-F", "#{pane_id} #{window_width}x#{window_height} #{window_active} #{pane_active}")
-    await waitFor("the window to take the person's size", () => (layout().includes("132x42") ? true : undefined))
+      one.tmux(
+        "list-panes",
+        "-a",
+        "-F",
+        "#{pane_id} #{window_width}x#{window_height} #{window_active} #{pane_active}"
+      )
+    await waitFor("the window to take the person's size", () =>
+      layout().includes("132x42") ? true : undefined
+    )
     const before = layout()
     const all = await run(backend.terminal.listSessions)
     const activePane = one.tmux("display", "-p", "-t", "alpha", "#{pane_id}").trim()
