@@ -16,19 +16,9 @@ describe("tmux refusals send nothing", () => {
   let runner: CommandRunner["Type"]
 
   beforeAll(async () => {
-    const first = world.newSession("work")
-    await world.waitShell(first)
-    backend = await world.backend()
-    runner = await world.runner(backend)
+    ;({ backend, runner } = await world.start())
   })
   afterAll(() => world.close())
-
-  /** A fresh marked pane in its own window, ready. */
-  const freshPane = async (options = {}) => {
-    const pane = world.newWindow("work", options)
-    await world.waitShell(pane)
-    return pane
-  }
 
   /** Run, expect a rejection with `code`, and prove that the pane's shell read nothing new. */
   const refused = async (sessionId: string, pane: string, code: string) => {
@@ -42,7 +32,7 @@ describe("tmux refusals send nothing", () => {
   }
 
   it("refuses a pane running a builtin (busy): the program reads only what the person types", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const id = await world.readyPane(backend, pane)
     world.tmux("send-keys", "-t", pane, "read -r got", "Enter")
     await world.until(backend, id, "busy")
@@ -55,7 +45,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses text typed at the prompt but not entered, and the line stays the person's", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const id = await world.readyPane(backend, pane)
     world.tmux("send-keys", "-t", pane, "-l", "echo person")
     await world.until(backend, id, "input_pending")
@@ -65,7 +55,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses a full-screen program on the alternate screen", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const id = await world.readyPane(backend, pane)
     world.tmux("send-keys", "-t", pane, "vim -u NONE -N", "Enter")
     await world.until(backend, id, "interactive")
@@ -77,7 +67,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses copy mode, where keys would move the copy cursor", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const id = await world.readyPane(backend, pane)
     world.tmux("copy-mode", "-t", pane)
     await world.until(backend, id, "interactive")
@@ -88,7 +78,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses a window with synchronize-panes on, where keys would reach every pane", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const other = world.split(pane)
     const id = await world.readyPane(backend, pane)
     world.tmux("set-window-option", "-t", pane, "synchronize-panes", "on")
@@ -101,7 +91,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses a shell without integration", async () => {
-    const pane = await freshPane({ marks: false })
+    const pane = await world.freshPane({ marks: false })
     const id = await world.idOf(backend, pane)
     world.tmux("send-keys", "-t", pane, "Enter")
     expect(await run(backend.terminal.readiness(id))).toBe("shell_integration_required")
@@ -109,7 +99,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("refuses a dead pane (remain-on-exit) and a pane killed after it was listed", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     world.tmux("set-window-option", "-t", pane, "remain-on-exit", "on")
     const id = await world.readyPane(backend, pane)
     world.tmux("send-keys", "-t", pane, "exit", "Enter")
@@ -118,7 +108,7 @@ describe("tmux refusals send nothing", () => {
     expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "session_not_ready" })
     expect(result.message).toMatch(/dead/)
 
-    const killed = await freshPane()
+    const killed = await world.freshPane()
     const killedId = await world.readyPane(backend, killed)
     world.tmux("kill-pane", "-t", killed)
     expect(await run(runner.run(request(killedId, "echo x")))).toMatchObject({
@@ -129,7 +119,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("resolves no id form but its own: tmux targets, names, titles, another server life", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const id = await world.readyPane(backend, pane)
     const [pid, start] = world.tmux("display", "-p", "#{pid} #{start_time}").trim().split(" ")
     const forms = [
@@ -158,7 +148,7 @@ describe("tmux refusals send nothing", () => {
   })
 
   it("never types into the pane TermPilot itself runs in", async () => {
-    const pane = await freshPane()
+    const pane = await world.freshPane()
     const own = await world.backend({ ownPane: { socket: world.socket, pane } })
     const ownRunner = await world.runner(own)
     const id = await world.readyPane(own, pane)

@@ -17,10 +17,7 @@ describe("tmux run_command", () => {
   let id: string
 
   beforeAll(async () => {
-    pane = world.newSession("work")
-    await world.waitShell(pane)
-    backend = await world.backend()
-    runner = await world.runner(backend)
+    ;({ backend, runner, first: pane } = await world.start())
     id = await world.readyPane(backend, pane)
   })
   afterAll(() => world.close())

@@ -15,16 +15,12 @@ describe("tmux pane and server lives", () => {
   let runner: CommandRunner["Type"]
 
   beforeAll(async () => {
-    const first = world.newSession("work")
-    await world.waitShell(first)
-    backend = await world.backend()
-    runner = await world.runner(backend)
+    ;({ backend, runner } = await world.start())
   })
   afterAll(() => world.close())
 
   const freshPane = async () => {
-    const pane = world.newWindow("work")
-    await world.waitShell(pane)
+    const pane = await world.freshPane()
     return { pane, id: await world.readyPane(backend, pane) }
   }
 

@@ -13,7 +13,7 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import * as pty from "node-pty"
 import { makeCommandRunner } from "../../../src/layers/CommandRunnerLive.js"
 import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
-import type { CommandRunner, RunRequest } from "../../../src/services/CommandRunner.js"
+import type { CommandRunner } from "../../../src/services/CommandRunner.js"
 import { PromptTracker } from "../../../src/services/PromptTracker.js"
 import { Terminal } from "../../../src/services/Terminal.js"
 
@@ -175,6 +175,24 @@ export class TmuxWorld {
     return Effect.runPromise(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
   }
 
+  /**
+   * The usual start: a session `work` whose shell is up, then the backend and a runner over it
+   * (the backend attaches when it first lists).
+   */
+  async start(): Promise<{ backend: TmuxBackend; runner: CommandRunner["Type"]; first: string }> {
+    const first = this.newSession("work")
+    await this.waitShell(first)
+    const backend = await this.backend()
+    return { backend, runner: await this.runner(backend), first }
+  }
+
+  /** A new shell in its own window of `work`, up and drawn. */
+  async freshPane(options: ShellOptions = {}): Promise<string> {
+    const pane = this.newWindow("work", options)
+    await this.waitShell(pane)
+    return pane
+  }
+
   /** The backend's session id of pane `%N` (from its listing). */
   async idOf(backend: TmuxBackend, pane: string): Promise<string> {
     const all = await run(backend.terminal.listSessions)
@@ -216,19 +234,8 @@ export class TmuxWorld {
   }
 }
 
-/** A run request with the tool's defaults. */
-export const request = (
-  sessionId: string,
-  command: string,
-  overrides: Partial<RunRequest> = {}
-): RunRequest => ({
-  sessionId,
-  command,
-  waitForCompletion: true,
-  timeoutSeconds: 20,
-  maxOutputChars: 32768,
-  ...overrides
-})
+/** A run request with the tool's defaults (the runner tests' own). */
+export { request } from "../../runner/support.js"
 
 /** Run an Effect as a promise (tests are plain async). */
 export const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
