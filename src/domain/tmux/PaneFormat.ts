@@ -20,6 +20,7 @@ export const PANE_FIELDS = [
   "pane_synchronized",
   "cursor_y",
   "pane_height",
+  "history_size",
   "@termpilot_tokens",
   "@termpilot_tag",
   "session_name",
@@ -32,7 +33,7 @@ export const PANE_FIELDS = [
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 16)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 17)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>

@@ -145,10 +145,12 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       if (maxLines === 0) return { text: "", lineCount: 0, truncated: true, readiness: readinessNow }
       const client = yield* server.clientFor(pane)
       // From maxLines rows above the cursor row (into the history) to the bottom of the screen.
-      const capture = `capture-pane -p -J -t %${pane} -S ${cursor - maxLines + 1} -E ${bottom}`
-      const lines = yield* client.command(capture, true)
+      const start = cursor - maxLines + 1
+      const lines = yield* client.command(`capture-pane -p -J -t %${pane} -S ${start} -E ${bottom}`, true)
       const text = boundTail(dropTrailingBlank(lines), bounds)
-      return { ...text, readiness: readinessNow }
+      // Rows above the first one fetched (history or screen) were left out.
+      const more = start > -(Number(row.history_size) || 0)
+      return { ...text, truncated: text.truncated || more, readiness: readinessNow }
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
 
   const submit = (sessionId: string, command: string) =>

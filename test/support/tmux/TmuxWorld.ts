@@ -2,7 +2,7 @@
  * TmuxWorld — a private tmux server for one test file: its own socket under a temp dir (never the
  * machine's default server), real bash shells with or without the test marks, a log of every line
  * each shell really read (`lines(pane)`), a human-like client in a real pty (node-pty), and the
- * backend under test with the backend-independent CommandRunner on top. `close()` kills the server
+ * backend under test (windows are named, so tmux's automatic-rename never changes a name mid-test) with the backend-independent CommandRunner on top. `close()` kills the server
  * on that socket and stops everything started here.
  */
 import { execFileSync } from "node:child_process"
@@ -13,7 +13,7 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import * as pty from "node-pty"
 import { makeCommandRunner } from "../../../src/layers/CommandRunnerLive.js"
 import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
-import type { CommandRunner, RunRequest } from "../../../src/services/CommandRunner.js"
+import type { CommandRunner } from "../../../src/services/CommandRunner.js"
 import { PromptTracker } from "../../../src/services/PromptTracker.js"
 import { Terminal } from "../../../src/services/Terminal.js"
 
@@ -43,6 +43,7 @@ export class TmuxWorld {
   readonly dir = mkdtempSync(join(tmpdir(), "tp-tmux-"))
   readonly socket = join(this.dir, "tmux.sock")
   readonly env: NodeJS.ProcessEnv
+  private windows = 0
   private readonly humans: Array<pty.IPty> = []
   private readonly scopes: Array<Scope.CloseableScope> = []
 
@@ -80,6 +81,8 @@ export class TmuxWorld {
       "-d",
       "-s",
       name,
+      "-n",
+      "main",
       "-x",
       "120",
       "-y",
@@ -96,6 +99,8 @@ export class TmuxWorld {
     return this.tmux(
       "new-window",
       "-d",
+      "-n",
+      `w${++this.windows}`,
       "-t",
       `${session}:`,
       "-P",
@@ -170,6 +175,53 @@ export class TmuxWorld {
     return Effect.runPromise(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
   }
 
+  /**
+   * The usual start: a session `work` whose shell is up, then the backend and a runner over it
+   * (the backend attaches when it first lists).
+   */
+  async start(): Promise<{ backend: TmuxBackend; runner: CommandRunner["Type"]; first: string }> {
+    const first = this.newSession("work")
+    await this.waitShell(first)
+    const backend = await this.backend()
+    return { backend, runner: await this.runner(backend), first }
+  }
+
+  /** A new shell in its own window of `work`, up and drawn. */
+  async freshPane(options: ShellOptions = {}): Promise<string> {
+    const pane = this.newWindow("work", options)
+    await this.waitShell(pane)
+    return pane
+  }
+
+  /** The backend's session id of pane `%N` (from its listing). */
+  async idOf(backend: TmuxBackend, pane: string): Promise<string> {
+    const all = await run(backend.terminal.listSessions)
+    const found = all.find(
+      (s) => s.session_id.startsWith(`tmux:${this.socket}:`) && s.session_id.endsWith(`:${pane}`)
+    )
+    if (found === undefined) throw new Error(`pane ${pane} is not listed`)
+    return found.session_id
+  }
+
+  /** Wait until the backend reports `readiness` for `sessionId`. */
+  async until(backend: TmuxBackend, sessionId: string, readiness: string): Promise<void> {
+    await waitFor(`${sessionId} ${readiness}`, async () =>
+      (await run(backend.terminal.readiness(sessionId))) === readiness ? true : undefined
+    )
+  }
+
+  /**
+   * The id of a marked pane the backend has seen a prompt of: its shell drew its first prompt
+   * before anything watched, so Enter is pressed once (as the docs tell a person to do).
+   */
+  async readyPane(backend: TmuxBackend, pane: string): Promise<string> {
+    await this.waitShell(pane)
+    const id = await this.idOf(backend, pane)
+    this.tmux("send-keys", "-t", pane, "Enter")
+    await this.until(backend, id, "ready")
+    return id
+  }
+
   async close(): Promise<void> {
     for (const scope of this.scopes.reverse()) await Effect.runPromise(Scope.close(scope, Exit.void))
     for (const h of this.humans) h.kill()
@@ -182,19 +234,8 @@ export class TmuxWorld {
   }
 }
 
-/** A run request with the tool's defaults. */
-export const request = (
-  sessionId: string,
-  command: string,
-  overrides: Partial<RunRequest> = {}
-): RunRequest => ({
-  sessionId,
-  command,
-  waitForCompletion: true,
-  timeoutSeconds: 20,
-  maxOutputChars: 32768,
-  ...overrides
-})
+/** A run request with the tool's defaults (the runner tests' own). */
+export { request } from "../../runner/support.js"
 
 /** Run an Effect as a promise (tests are plain async). */
 export const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
