@@ -47,7 +47,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   # Last prompt hook: puts the marks back when something rewrote PS1, PS0 or PROMPT_COMMAND.
   __tp_postcmd() {
     local ec=$?
-    [[ $PS1 == "$__tp_a"* && $PS1 == *"$__tp_b" ]] || __tp_wrap_ps1
+    [[ \${PS1-} == "$__tp_a"* && \${PS1-} == *"$__tp_b" ]] || __tp_wrap_ps1
     [[ \${PS0-} == *"$__tp_c" ]] || PS0=\${PS0//"$__tp_c"/}$__tp_c
     if (( __tp_arrays )) && [[ \${PROMPT_COMMAND@a} == *a* ]]; then
       [[ \${PROMPT_COMMAND[0]} == __tp_precmd && \${PROMPT_COMMAND[-1]} == __tp_postcmd ]] || __tp_hook
@@ -76,7 +76,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
 
   # PS1 without any TermPilot A/B marks (ours, or a parent shell's in an exported PS1), wrapped in ours.
   __tp_wrap_ps1() {
-    local s=$PS1 head rest
+    local s=\${PS1-} head rest
     while [[ $s == *'\[\e]133;'[AB]';tp='* ]]; do
       head=\${s%%'\[\e]133;'[AB]';tp='*}
       rest=\${s:\${#head}}
@@ -88,6 +88,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
 
   # PROMPT_COMMAND (a string, or an array on bash >= 5.1) with our hooks first and last.
   __tp_hook() {
+    PROMPT_COMMAND=\${PROMPT_COMMAND-} # now set (for set -u); an array keeps its elements
     if (( __tp_arrays )) && [[ \${PROMPT_COMMAND@a} == *a* ]]; then
       local -a keep=()
       local c
