@@ -172,6 +172,12 @@ describe("run_command", () => {
     expect(result.data).toMatchObject({ status: "completed", exit_code: 0, output: words.join("\n") })
   })
 
+  it("works with another terminal's standard marks (extra parameters, no token)", async () => {
+    const pane = await rig.pane({ shell: "foreign" })
+    const result = await runExactly(pane, "printf 'foreign-%s\\n' 1 2; (exit 6)")
+    expect(result.data).toMatchObject({ status: "completed", exit_code: 6, output: "foreign-1\nforeign-2" })
+  })
+
   it("works the same in a zsh pane", async () => {
     const pane = await rig.pane({ shell: "zsh" })
     const result = await runExactly(pane, "print -r -- zsh-$ZSH_NAME; (exit 5)")

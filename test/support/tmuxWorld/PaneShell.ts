@@ -9,8 +9,11 @@ import { join } from "node:path"
 import { chooseSnippet } from "../../../src/shell-integration/ShellIntegration.js"
 import { Recorder } from "./Recorder.js"
 
-/** `bash`/`zsh`: with the snippet; `plain`: bash without any shell integration. */
-export type ShellKind = "bash" | "zsh" | "plain"
+/**
+ * `bash`/`zsh`: with TermPilot's snippet; `plain`: bash without any shell integration; `foreign`:
+ * bash with another terminal's standard marks (extra parameters, no token).
+ */
+export type ShellKind = "bash" | "zsh" | "plain" | "foreign"
 
 /**
  * Writes the snippet exactly as `termpilot shell-integration <shell>` prints it (what a user pastes
@@ -69,7 +72,13 @@ export class PaneFiles {
         return `env ZDOTDIR='${this.dir}' zsh -i`
       }
       const rc = join(this.dir, "rc.bash")
-      writeFileSync(rc, bashRc(kind === "plain" ? null : writeSnippet(this.dir, "bash")))
+      const marks =
+        kind === "plain"
+          ? null
+          : kind === "foreign"
+            ? join(import.meta.dirname, "foreign-marks.bash")
+            : writeSnippet(this.dir, "bash")
+      writeFileSync(rc, bashRc(marks))
       return `bash --noprofile --rcfile '${rc}' -i`
     })()
     return `exec script -q -f -I '${log}' -O /dev/null -c "${inner}"`
