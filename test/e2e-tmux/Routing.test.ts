@@ -152,6 +152,8 @@ describe("only a shell idle at an empty prompt receives a command", () => {
     expect((await listed(rig.mcp, pane.id)).execution_readiness).toBe("ready")
     await rig.world.type(pane, "ls -la")
     await rig.world.waitForScreen(pane, (s) => s.endsWith("tp$ ls -la"))
+    // Once TermPilot has seen the echo, the re-check at run time (not the stale list) decides.
+    await waitForReadiness(rig.mcp, pane.id, "input_pending")
     await refused(pane.id, "session_not_ready")
     expect(await lastLine(pane)).toBe("tp$ ls -la")
   })
