@@ -72,6 +72,12 @@ describe("a person attached in a 132x43 terminal", () => {
     expect(current.data).toMatchObject({ session_id: pane.id, is_current: true })
     const listed = await listSessions(rig.mcp)
     expect(listed.filter((s) => s.is_current).map((s) => s.session_id)).toEqual([pane.id])
+    // The person moves to the other pane: the current session follows.
+    const other = rig.world.panes.find((p) => p.paneId !== pane.paneId)!
+    await rig.world.tmux("select-pane", "-t", other.paneId)
+    const moved = await currentSession(rig.mcp)
+    expect(moved.data).toMatchObject({ session_id: await rig.world.sessionId(other), is_current: true })
+    await rig.world.tmux("select-pane", "-t", pane.paneId)
   })
 
   it("TermPilot closing leaves only the person's client, and the size as it was", async () => {
