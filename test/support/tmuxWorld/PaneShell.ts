@@ -37,6 +37,7 @@ export const writeArgvTool = (binDir: string): void => {
 const bashRc = (snippet: string | null): string =>
   [
     "PS1='tp$ '",
+    'echo $$ > "$TPW_PANE_DIR/shell.pid"',
     "HISTSIZE=1000; HISTCONTROL=; HISTIGNORE=; unset HISTFILE",
     // The user's own hook: it must keep running, and see the command's $?, with the snippet in.
     '__tpw_record() { local ec=$?; HISTTIMEFORMAT= builtin history 1 >> "$TPW_PANE_DIR/executed.log"; return $ec; }',
@@ -48,6 +49,7 @@ const bashRc = (snippet: string | null): string =>
 const zshRc = (snippet: string): string =>
   [
     "PS1='tp$ '",
+    'echo $$ > "$TPW_PANE_DIR/shell.pid"',
     "HISTSIZE=1000; SAVEHIST=0; unsetopt hist_ignore_dups hist_ignore_space",
     'precmd() { local ec=$?; print -r -- "$(fc -l -1)" >> "$TPW_PANE_DIR/executed.log"; return $ec }',
     `source '${snippet}'`,
@@ -94,6 +96,12 @@ export class PaneFiles {
       if (match !== null) seen.set(Number(match[1]), match[2]!)
     }
     return [...seen.entries()].sort(([a], [b]) => a - b).map(([, text]) => text)
+  }
+
+  /** The pid of the pane's shell (under `script`), once it has started. */
+  shellPid(): number | null {
+    const path = join(this.dir, "shell.pid")
+    return existsSync(path) ? Number(readFileSync(path, "utf8").trim()) : null
   }
 
   /** The argv of the last `tp_argv`, or null when it never ran. */

@@ -26,6 +26,8 @@ export interface WorldPane {
   readonly world: TmuxWorld
   /** tmux's own pane id, `%N`. */
   readonly paneId: string
+  /** The pane's process (`script`), as tmux started it. */
+  readonly pid: number
   readonly files: PaneFiles
 }
 
@@ -125,8 +127,18 @@ export class TmuxWorld {
     const where = [...(options.cwd === undefined ? [] : ["-c", options.cwd])]
     const name = options.name === undefined ? [] : ["-n", options.name]
     const shell = files.shellCommand(options.shell ?? "bash")
-    const out = await this.tmux(...command, "-P", "-F", "#{pane_id}", ...env, ...where, ...name, shell)
-    const pane: WorldPane = { world: this, paneId: out.trim(), files }
+    const out = await this.tmux(
+      ...command,
+      "-P",
+      "-F",
+      "#{pane_id} #{pane_pid}",
+      ...env,
+      ...where,
+      ...name,
+      shell
+    )
+    const [paneId, pid] = out.trim().split(" ")
+    const pane: WorldPane = { world: this, paneId: paneId!, pid: Number(pid), files }
     this.panes.push(pane)
     await this.waitForScreen(pane, (screen) => screen.includes("tp$"))
     return pane
@@ -221,7 +233,8 @@ export class TmuxWorld {
    * (a restarted server reuses `%N`); the world can start a new server on the same socket.
    */
   async killServer(): Promise<void> {
-    this.retired.push(...this.panes.splice(0))
+    const panes = this.panes.splice(0)
+    this.retired.push(...panes)
     const pid = this.serverPid
     await this.tmux("kill-server").catch(() => undefined)
     if (pid !== null) {
@@ -230,12 +243,46 @@ export class TmuxWorld {
       })
     }
     this.serverPid = null
+    await reap(panes)
   }
 
   /** Kills the server and removes the world's files. */
   async close(): Promise<void> {
     await this.killServer()
     rmSync(this.root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Ends the panes' processes, which a closed pty does not always end (`script` can outlive its
+ * pane): SIGHUP to each shell (bash passes it to its jobs; `script` exits with its child), then
+ * SIGKILL whatever is left after 3 s. Only pids that still carry the pane's own TPW_PANE_DIR.
+ */
+const reap = async (panes: ReadonlyArray<WorldPane>): Promise<void> => {
+  const pids = panes.flatMap((pane) =>
+    [pane.files.shellPid(), pane.pid].filter((pid): pid is number => pid !== null && ours(pid, pane))
+  )
+  const signal = (pid: number, name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name)
+    } catch {
+      // already gone
+    }
+  }
+  for (const pid of pids) signal(pid, "SIGHUP")
+  await waitUntil("the panes' processes to exit", () => !pids.some(alive), 3_000).catch(() => {
+    for (const pid of pids.filter(alive)) signal(pid, "SIGKILL")
+  })
+}
+
+/** Whether `pid` is a process of this pane (not a later process that reused the number). */
+const ours = (pid: number, pane: WorldPane): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "latin1")
+      .split("\0")
+      .includes(`TPW_PANE_DIR=${pane.files.dir}`)
+  } catch {
+    return false
   }
 }
 
