@@ -182,17 +182,19 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
           )
         )
       )
-      if (replies[0]?.ok !== true) {
+      const refused = replies.findIndex((r) => !r.ok)
+      if (refused === 0) {
         entry.inFlight = false
+        const why = replies[0]?.lines.join(" ") ?? ""
         return yield* fail(
           "tmux_unavailable",
-          `tmux refused to type into session '${sessionId}'; nothing was sent.`
+          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
         )
       }
-      if (replies[1]?.ok !== true) {
+      if (refused > 0) {
         return yield* fail(
           "tmux_unavailable",
-          `tmux typed the command into session '${sessionId}' but refused to press Enter.`,
+          `tmux typed part of the command into session '${sessionId}' and then refused the rest, or Enter.`,
           { sendOutcomeUnknown: true }
         )
       }
