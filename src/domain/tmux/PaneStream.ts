@@ -105,6 +105,11 @@ export class PaneStream {
     return this.scan(text)
   }
 
+  /** The tokens known now. */
+  get tokenList(): ReadonlyArray<string> {
+    return [...this.tokens]
+  }
+
   /** Whether `tokens` is exactly the set already known (and nothing waits for a re-read). */
   hasTokens(tokens: ReadonlyArray<string>): boolean {
     return (
