@@ -78,6 +78,18 @@ describe("PaneStream", () => {
     expect(s.facts.lastMark).toBe("B")
   })
 
+  it("reads the tokens before trusting the first mark of a pane first seen in the stream", () => {
+    const s = new PaneStream()
+    // A fake B printed by a running command right as TermPilot attaches must not count.
+    expect(s.feed(enc(`x${mark("A", null)}${mark("B", null)}`))).toEqual({ events: [], needTokens: true })
+    expect(s.setTokens([TOK])).toEqual({ events: [], needTokens: false })
+    expect(s.facts.lastMark).toBeNull()
+    // With no token announced, standard marks count once the (empty) list was read.
+    const plain = new PaneStream()
+    expect(plain.feed(enc(`${mark("A", null)}$ ${mark("B", null)}`)).needTokens).toBe(true)
+    expect(plain.setTokens([]).events).toEqual([{ _tag: "Prompt", promptId: "1" }])
+  })
+
   it("accepts standard marks (with other integrations' k=v params) from a pane that announced no token", () => {
     const s = new PaneStream([])
     const events = s.feed(

@@ -107,6 +107,27 @@ describe("tmux run_command", () => {
     }
   })
 
+  it("sends a command far over tmux's argv limit (about 16 KB) through the control client", async () => {
+    const word = "é".repeat(8000)
+    const result = await exec(`echo ${word} | wc -c`)
+    expect(result).toMatchObject({ status: "completed", exit_code: 0, output: "16001" })
+    expect(world.lines(pane).at(-1)).toBe(`echo ${word} | wc -c`)
+  })
+
+  it("runs commands in several panes at once, each answered from its own pane", async () => {
+    const more = await Promise.all([1, 2, 3, 4, 5, 6].map(() => world.freshPane()))
+    const ids = await Promise.all(more.map((p) => world.readyPane(backend, p)))
+    const results = await Promise.all(
+      ids.map((sid, i) =>
+        run(runner.run(request(sid, `sleep 0.$((RANDOM % 3)); echo pane-${i}; (exit ${i})`)))
+      )
+    )
+    results.forEach((r, i) => {
+      expect(r).toMatchObject({ status: "completed", exit_code: i, output: `pane-${i}` })
+      expect(world.lines(more[i]!)).toHaveLength(1)
+    })
+  })
+
   it("reads the screen and scrollback tail within its bounds", async () => {
     await exec("seq 1 300")
     const snap = await run(backend.terminal.read(id, { maxLines: 5, maxChars: 10_000 }))

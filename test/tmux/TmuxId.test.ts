@@ -3,7 +3,7 @@
  * encoding (hex bytes, so no text can be read as a separator, flag, key name or format).
  */
 import { describe, expect, it } from "vitest"
-import { hexBytes, submitLines } from "../../src/domain/tmux/SendEncoding.js"
+import { BYTES_PER_LINE, hexBytes, submitLines } from "../../src/domain/tmux/SendEncoding.js"
 import { formatPaneId, parsePaneId } from "../../src/domain/tmux/TmuxId.js"
 
 describe("TmuxId", () => {
@@ -46,7 +46,7 @@ describe("TmuxId", () => {
 
 describe("SendEncoding", () => {
   it("sends UTF-8 bytes as hex, then Enter as its own command line", () => {
-    expect(hexBytes("a;é")).toBe("61 3b c3 a9")
+    expect(hexBytes(Buffer.from("a;é"))).toBe("61 3b c3 a9")
     expect(submitLines(7, "echo a;")).toEqual([
       "send-keys -H -t %7 65 63 68 6f 20 61 3b",
       "send-keys -t %7 Enter"
@@ -54,5 +54,15 @@ describe("SendEncoding", () => {
     // Nothing of the text survives as text in the control line.
     const [line] = submitLines(1, "#{pane_id} ; -n Enter $HOME ~ '\"")
     expect(line).toMatch(/^send-keys -H -t %1( [0-9a-f]{2})+$/)
+  })
+
+  it("splits long text into lines of at most BYTES_PER_LINE bytes, in order, without splitting a byte", () => {
+    const text = "é".repeat(BYTES_PER_LINE) // 2 bytes each
+    const lines = submitLines(3, text)
+    expect(lines).toHaveLength(3)
+    expect(lines.at(-1)).toBe("send-keys -t %3 Enter")
+    const bytes = lines.slice(0, -1).flatMap((l) => l.replace("send-keys -H -t %3 ", "").split(" "))
+    expect(lines.slice(0, -1).every((l) => l.split(" ").length - 4 <= BYTES_PER_LINE)).toBe(true)
+    expect(Buffer.from(bytes.map((b) => Number.parseInt(b, 16))).toString("utf8")).toBe(text)
   })
 })

@@ -57,7 +57,7 @@ export class PaneStream {
   private carry = ""
   private tokens: ReadonlySet<string>
   private readonly rejected = new Set<string>()
-  private blocked: { segments: ReadonlyArray<OscSegment>; index: number; token: string } | null = null
+  private blocked: { segments: ReadonlyArray<OscSegment>; index: number; token: string | null } | null = null
   private backlog: Array<string> = []
   private phase: PromptPhase = "none"
   private last: LastMark = null
@@ -67,8 +67,13 @@ export class PaneStream {
   private readonly outputs = new Map<string, RenderedLines>()
   private location: { path: string; host: string | null } | null = null
 
-  constructor(tokens: ReadonlyArray<string> = []) {
-    this.tokens = new Set(tokens)
+  /** Whether the pane's announced tokens were ever read; until then no mark is trusted unchecked. */
+  private tokensRead: boolean
+
+  /** `tokens`: the pane's announced tokens when known; omitted, the first mark makes them be read. */
+  constructor(tokens?: ReadonlyArray<string>) {
+    this.tokens = new Set(tokens ?? [])
+    this.tokensRead = tokens !== undefined
   }
 
   get facts(): StreamFacts {
@@ -105,20 +110,29 @@ export class PaneStream {
     return this.scan(text)
   }
 
+  /** The tokens known now. */
+  get tokenList(): ReadonlyArray<string> {
+    return [...this.tokens]
+  }
+
   /** Whether `tokens` is exactly the set already known (and nothing waits for a re-read). */
   hasTokens(tokens: ReadonlyArray<string>): boolean {
     return (
-      this.blocked === null && tokens.length === this.tokens.size && tokens.every((t) => this.tokens.has(t))
+      this.blocked === null &&
+      this.tokensRead &&
+      tokens.length === this.tokens.size &&
+      tokens.every((t) => this.tokens.has(t))
     )
   }
 
   /** The pane's announced tokens (`@termpilot_tokens`), re-read; resumes a held stream. */
   setTokens(tokens: ReadonlyArray<string>): StreamStep {
     this.tokens = new Set(tokens)
+    this.tokensRead = true
     const held = this.blocked
     if (held === null) return { events: [], needTokens: false }
     this.blocked = null
-    if (!this.tokens.has(held.token)) {
+    if (held.token !== null && !this.tokens.has(held.token)) {
       if (this.rejected.size >= KEPT_REJECTED) this.rejected.clear()
       this.rejected.add(held.token)
     }
@@ -158,7 +172,7 @@ export class PaneStream {
       const token = osc133Token(segment.payload)
       const verdict = this.admits(token)
       if (verdict === "refresh") {
-        this.blocked = { segments, index: i, token: token! }
+        this.blocked = { segments, index: i, token }
         return { events, needTokens: true }
       }
       if (verdict === "count") this.mark(mark, events)
@@ -166,8 +180,12 @@ export class PaneStream {
     return { events, needTokens: false }
   }
 
-  /** Announced tokens → only marks carrying one count; none announced → standard marks count. */
+  /**
+   * Announced tokens → only marks carrying one count; none announced → standard marks count. A
+   * mark before the tokens were ever read, or with a token not seen yet, waits for a re-read.
+   */
   private admits(token: string | null): "count" | "ignore" | "refresh" {
+    if (!this.tokensRead) return "refresh"
     if (token !== null && this.tokens.has(token)) return "count"
     if (token !== null && !this.rejected.has(token)) return "refresh"
     return this.tokens.size === 0 ? "count" : "ignore"

@@ -7,10 +7,20 @@ import type { Readiness } from "../../services/Terminal.js"
 import { interactiveReason, type PaneFlags } from "./PaneFormat.js"
 import type { StreamFacts } from "./PaneStream.js"
 
-export const paneReadiness = (flags: PaneFlags, stream: StreamFacts, inFlight: boolean): Readiness => {
+/**
+ * `streaming`: the control client the marks came from is still attached (a pane whose stream was
+ * interrupted may have missed bytes, so its last mark proves nothing).
+ */
+export const paneReadiness = (
+  flags: PaneFlags,
+  stream: StreamFacts,
+  inFlight: boolean,
+  streaming = true
+): Readiness => {
   if (interactiveReason(flags) !== null) return "interactive"
   if (stream.lastMark === null) return flags.tokens.length > 0 ? "unknown" : "shell_integration_required"
   if (inFlight) return "busy"
+  if (!streaming) return "unknown"
   if (stream.held) return "unknown"
   switch (stream.lastMark) {
     case "B":

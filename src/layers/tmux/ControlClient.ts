@@ -78,10 +78,6 @@ export class ControlClient {
     this.child.once("close", () => this.shut(this.stderr.trim() || "it exited"))
   }
 
-  get pid(): number | undefined {
-    return this.child.pid
-  }
-
   get isOpen(): boolean {
     return this.open
   }
@@ -164,8 +160,10 @@ export class ControlClient {
     this.shut("TermPilot closed it")
     if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve()
     this.child.stdin.end()
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), CLOSE_GRACE_MS)
-    return this.exited.finally(() => clearTimeout(timer))
+    const kill = setTimeout(() => this.child.kill("SIGKILL"), CLOSE_GRACE_MS)
+    // Bounded: a process that ignores even SIGKILL does not hold TermPilot's shutdown.
+    const giveUp = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS * 4).unref())
+    return Promise.race([this.exited, giveUp]).finally(() => clearTimeout(kill))
   }
 
   private data(chunk: Buffer): void {

@@ -17,10 +17,9 @@ import {
 } from "../../domain/tmux/PaneFormat.js"
 import type { PaneStream } from "../../domain/tmux/PaneStream.js"
 import { formatPaneId } from "../../domain/tmux/TmuxId.js"
-import { paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
 import type { TermPilotError } from "../../services/Errors.js"
 import type { SessionInfo } from "../../services/Terminal.js"
-import type { ControlClient } from "./ControlClient.js"
+import { entryReadiness } from "./PaneTable.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
 const CLIENT_FIELDS = ["client_control_mode", "client_activity", "session_id"] as const
@@ -67,7 +66,7 @@ export const toSessionInfo = (
   pane: number,
   current: boolean
 ): SessionInfo => {
-  const entry = server.entry(pane)
+  const entry = server.panes.entry(pane)
   const { cwd, hostname } = location(row, entry.stream)
   return {
     session_id: formatPaneId({ ...server.identity, pane }),
@@ -87,13 +86,13 @@ export const toSessionInfo = (
     tag: text(row["@termpilot_tag"]),
     is_current: current,
     buried: false,
-    execution_readiness: paneReadiness(flagsOf(row), entry.stream.facts, entry.inFlight)
+    execution_readiness: entryReadiness(entry, flagsOf(row))
   }
 }
 
 /** Update the pane's known tokens from a fresh row. */
 export const noteTokens = (server: TmuxServer, pane: number, row: { readonly "@termpilot_tokens": string }) =>
-  server.announce(server.entry(pane), tokensOf(row["@termpilot_tokens"]))
+  server.panes.announce(server.panes.entry(pane), tokensOf(row["@termpilot_tokens"]))
 
 /** Every pane of one server (a pane of a window linked into several sessions once), and its focus. */
 export const listServer = (
@@ -103,7 +102,7 @@ export const listServer = (
   TermPilotError
 > =>
   Effect.gen(function* () {
-    const client: ControlClient = yield* server.primary()
+    const client = yield* server.primary()
     const [panes, clients] = yield* client.commands([LIST_PANES_LINE, LIST_CLIENTS_LINE])
     const rows: Array<PaneRow> = []
     const seen = new Set<string>()

@@ -81,11 +81,6 @@ export class TmuxRegistry {
     )
   }
 
-  /** Known servers right now, without discovering (for status). */
-  get known(): ReadonlyArray<TmuxServer> {
-    return [...this.servers.values()]
-  }
-
   close(): Promise<void> {
     this.closed = true
     const all = [...this.servers.values()]

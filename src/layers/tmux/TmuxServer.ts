@@ -1,21 +1,12 @@
 /**
  * TmuxServer — one life of one tmux server: its identity (`#{pid}.#{start_time}`), one control
- * client per tmux session (tmux streams `%output` only for the attached session), the mark state
- * of every pane seen, and the watchers of each pane. Pane death is noticed from notifications and,
- * while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
+ * client per tmux session (tmux streams `%output` only for the attached session), and its panes
+ * (PaneTable.ts). Pane death is noticed from notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
  * says nothing at all). When its last client goes, the server is gone: watchers get `Lost`.
  */
 import { existsSync } from "node:fs"
-import { Deferred, Effect, FiberId, Queue } from "effect"
-import {
-  FLAG_FIELDS,
-  type FlagRow,
-  formatOf,
-  paneNumber,
-  parseFields,
-  tokensOf
-} from "../../domain/tmux/PaneFormat.js"
-import { PaneStream, type StreamStep } from "../../domain/tmux/PaneStream.js"
+import { Deferred, Effect, FiberId, type Queue } from "effect"
+import { FLAG_FIELDS, type FlagRow, formatOf, paneNumber, parseFields } from "../../domain/tmux/PaneFormat.js"
 import type { ServerIdentity } from "../../domain/tmux/TmuxId.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { PromptEvent } from "../../services/PromptTracker.js"
@@ -25,19 +16,7 @@ import {
   type ControlTarget,
   openControlClient
 } from "./ControlClient.js"
-
-/** One pane as this server life tracks it. */
-export interface PaneEntry {
-  readonly pane: number
-  readonly stream: PaneStream
-  /** The client whose stream this pane's state comes from (a linked window reaches several). */
-  owner: ControlClient | null
-  readonly watchers: Set<Queue.Queue<PromptEvent>>
-  /** A command of ours was typed and its prompt has not come back yet. */
-  inFlight: boolean
-  ended: boolean
-  fetchingTokens: boolean
-}
+import { PaneTable } from "./PaneTable.js"
 
 /** How often panes are checked while something is watched (a dead pane says nothing). */
 export const WATCH_POLL_MS = 250
@@ -68,7 +47,7 @@ export interface ServerSettings {
 
 export class TmuxServer {
   readonly clients = new Map<string, ControlClient>()
-  readonly panes = new Map<number, PaneEntry>()
+  readonly panes = new PaneTable()
   private readonly attaching = new Map<string, Deferred.Deferred<ControlClient, TermPilotError>>()
   identity: ServerIdentity = { socket: "", pid: 0, startTime: 0 }
   version = ""
@@ -131,29 +110,6 @@ export class TmuxServer {
     )
   }
 
-  /** The tracked entry of a pane (created empty when first seen). */
-  entry(pane: number, tokens: ReadonlyArray<string> = []): PaneEntry {
-    let entry = this.panes.get(pane)
-    if (entry === undefined) {
-      entry = {
-        pane,
-        stream: new PaneStream(tokens),
-        owner: null,
-        watchers: new Set(),
-        inFlight: false,
-        ended: false,
-        fetchingTokens: false
-      }
-      this.panes.set(pane, entry)
-    }
-    return entry
-  }
-
-  /** The pane's announced tokens, freshly read (a held stream resumes with them). */
-  announce(entry: PaneEntry, tokens: ReadonlyArray<string>): void {
-    if (!entry.stream.hasTokens(tokens)) this.deliver(entry, entry.stream.setTokens(tokens))
-  }
-
   /** A control client attached to `session` (`$N`), attaching one if there is none yet. */
   ensureClient(session: string): Effect.Effect<ControlClient, TermPilotError> {
     const existing = this.clients.get(session)
@@ -178,7 +134,7 @@ export class TmuxServer {
 
   /** Register a watcher of `pane`; the poll runs while any pane is watched. */
   addWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
-    this.entry(pane).watchers.add(queue)
+    this.panes.entry(pane).watchers.add(queue)
     if (this.poll === null && !this.closed) {
       this.poll = setInterval(() => this.sweep(), WATCH_POLL_MS)
       this.poll.unref()
@@ -187,7 +143,7 @@ export class TmuxServer {
 
   removeWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
     this.panes.get(pane)?.watchers.delete(queue)
-    if (this.poll !== null && ![...this.panes.values()].some((e) => e.watchers.size > 0)) {
+    if (this.poll !== null && !this.panes.watched) {
       clearInterval(this.poll)
       this.poll = null
     }
@@ -236,9 +192,9 @@ export class TmuxServer {
         Effect.runFork(Effect.ignore(this.ensureClient(row.session_id)))
       }
     }
-    for (const entry of this.panes.values()) {
+    for (const entry of this.panes.all()) {
       const sessions = sessionsOf.get(entry.pane)
-      if (sessions === undefined || dead.has(entry.pane)) this.end(entry)
+      if (sessions === undefined || dead.has(entry.pane)) this.panes.end(entry)
       if (sessions === undefined) this.panes.delete(entry.pane)
       // A pane moved to another session streams through that session's client from now on.
       else if (
@@ -248,38 +204,6 @@ export class TmuxServer {
         entry.owner = null
       }
     }
-  }
-
-  private end(entry: PaneEntry): void {
-    if (entry.ended) return
-    entry.ended = true
-    this.offer(entry, { _tag: "SessionEnded" })
-  }
-
-  private offer(entry: PaneEntry, event: PromptEvent): void {
-    if (event._tag === "Prompt") entry.inFlight = false
-    for (const queue of entry.watchers) Queue.unsafeOffer(queue, event)
-  }
-
-  private deliver(entry: PaneEntry, step: StreamStep): void {
-    for (const event of step.events) this.offer(entry, event)
-    if (step.needTokens) this.fetchTokens(entry)
-  }
-
-  /** Re-read the pane's announced tokens for a mark carrying one the stream does not know. */
-  private fetchTokens(entry: PaneEntry): void {
-    const client = entry.owner
-    if (entry.fetchingTokens || client === null) return
-    entry.fetchingTokens = true
-    client.request([`display -p -t %${entry.pane} ${formatOf(["pane_id", "@termpilot_tokens"])}`], false, [
-      (_error, reply) => {
-        entry.fetchingTokens = false
-        const row = parseFields(["pane_id", "@termpilot_tokens"], reply?.lines[0] ?? "")
-        const tokens =
-          row !== null && row.pane_id === `%${entry.pane}` ? tokensOf(row["@termpilot_tokens"]) : []
-        this.deliver(entry, entry.stream.setTokens(tokens))
-      }
-    ])
   }
 
   private target(session: string | null): ControlTarget {
@@ -292,14 +216,7 @@ export class TmuxServer {
   }
 
   private readonly hooks: ControlHooks = {
-    onOutput: (client, pane, bytes) => {
-      const entry = this.entry(pane)
-      if (entry.owner !== client) {
-        if (entry.owner?.isOpen === true) return
-        entry.owner = client
-      }
-      this.deliver(entry, entry.stream.feed(bytes))
-    },
+    onOutput: (client, pane, bytes) => this.panes.feed(client, pane, bytes),
     onNotification: (_client, name) => {
       if (STRUCTURAL.has(name)) this.sweep()
     },
@@ -313,7 +230,7 @@ export class TmuxServer {
       this.closed = true
       if (this.poll !== null) clearInterval(this.poll)
       const message = `The tmux server at ${this.socket} went away (or TermPilot's control client was detached).`
-      for (const entry of this.panes.values()) this.offer(entry, { _tag: "Lost", message })
+      this.panes.lose(message)
     }
   }
 }

@@ -10,9 +10,10 @@ import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
 import { type FlagRow, flagsOf, PANE_FIELDS, parseFields } from "../../domain/tmux/PaneFormat.js"
 import { submitLines } from "../../domain/tmux/SendEncoding.js"
-import { paneReadiness, refusalReason } from "../../domain/tmux/TmuxReadiness.js"
+import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
+import { entryReadiness } from "./PaneTable.js"
 import {
   type HumanFocus,
   humanFocus,
@@ -32,9 +33,9 @@ export interface OwnPane {
 }
 
 const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Readiness => {
-  const entry = server.entry(pane)
+  const entry = server.panes.entry(pane)
   noteTokens(server, pane, row)
-  return paneReadiness(flagsOf(row), entry.stream.facts, entry.inFlight)
+  return entryReadiness(entry, flagsOf(row))
 }
 
 /** The error a pane that is not `ready` refuses a command with; nothing was sent. */
@@ -166,9 +167,10 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const client = yield* server.clientFor(pane)
       const row = yield* flagsOfPane(resolved, sessionId)
       // The flag reply came after every byte the pane wrote before it: the stream state is current.
-      const verdict = readinessOf(server, pane, row)
-      const entry = server.entry(pane)
-      if (verdict !== "ready" || entry.owner !== client) return yield* notReady(sessionId, row, verdict)
+      const entry = server.panes.entry(pane)
+      // Only the client that streams the pane orders its reply after the pane's bytes.
+      const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
+      if (verdict !== "ready") return yield* notReady(sessionId, row, verdict)
       const promptId = entry.stream.facts.promptId
       entry.inFlight = true
       const replies = yield* client.commands(submitLines(pane, command)).pipe(
@@ -182,17 +184,19 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
           )
         )
       )
-      if (replies[0]?.ok !== true) {
+      const refused = replies.findIndex((r) => !r.ok)
+      if (refused === 0) {
         entry.inFlight = false
+        const why = replies[0]?.lines.join(" ") ?? ""
         return yield* fail(
           "tmux_unavailable",
-          `tmux refused to type into session '${sessionId}'; nothing was sent.`
+          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
         )
       }
-      if (replies[1]?.ok !== true) {
+      if (refused > 0) {
         return yield* fail(
           "tmux_unavailable",
-          `tmux typed the command into session '${sessionId}' but refused to press Enter.`,
+          `tmux typed part of the command into session '${sessionId}' and then refused the rest, or Enter.`,
           { sendOutcomeUnknown: true }
         )
       }
