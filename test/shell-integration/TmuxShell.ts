@@ -130,6 +130,7 @@ export class TmuxShell {
 
   async close(): Promise<void> {
     await this.tmux("kill-server").catch(() => undefined)
-    rmSync(this.dir, { recursive: true, force: true })
+    // The shells may still be writing (bash saves its history on SIGHUP): retry while the dir fills.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
