@@ -77,9 +77,11 @@ describe("list_sessions over two sessions and two servers", () => {
       window_title: "main"
     })
     expect(sessions.find((s) => s.session_id === b.id)?.window_title).toBe("second")
-    expect(sessions.find((s) => s.session_id === plain.id)?.execution_readiness).toBe(
-      "shell_integration_required"
-    )
+    // No OSC 7 from a shell without integration: the cwd is the one tmux reads from the OS.
+    expect(sessions.find((s) => s.session_id === plain.id)).toMatchObject({
+      execution_readiness: "shell_integration_required",
+      cwd: await world.format(plain.paneId, "#{pane_current_path}")
+    })
     // The first pane of each server is %0 there: the ids must still differ, by socket and server.
     expect(c.paneId).toBe("%0")
     expect(c.id).toContain(worlds[1]!.socket)

@@ -103,6 +103,45 @@ describe("termpilot over stdio against real tmux", () => {
       .toBe("")
   })
 
+  it("with no configuration at all, finds the default tmux server as `tmux` would and runs there", async () => {
+    const user = TmuxWorld.create({ defaultSocket: true })
+    try {
+      const created = await user.newSession("plain-tmux")
+      const own: RigPane = { ...created, id: await user.sessionId(created) }
+      const env: Record<string, string> = { ...childEnv(), HOME: user.home, TMUX_TMPDIR: user.tmuxTmpdir }
+      delete env.TERMPILOT_BACKENDS
+      delete env.TERMPILOT_TMUX_SOCKETS
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [bin],
+        env,
+        stderr: "pipe"
+      })
+      const client = new Client({ name: "termpilot-e2e-tmux-default", version: "0" })
+      await client.connect(transport)
+      try {
+        await settle({ client } as unknown as McpHarness, own, "ready")
+        const list = await client.callTool({ name: "list_sessions", arguments: {} })
+        const ids = (list.structuredContent as { sessions: Array<{ session_id: string }> }).sessions
+        expect(ids.map((s) => s.session_id)).toEqual([own.id])
+        expect(own.id).toContain(`${user.tmuxTmpdir}/tmux-`)
+        const ran = await client.callTool({
+          name: "run_command",
+          arguments: { session_id: own.id, command: "echo found-by-default" }
+        })
+        expect(ran.structuredContent).toMatchObject({
+          status: "completed",
+          exit_code: 0,
+          output: "found-by-default"
+        })
+      } finally {
+        await client.close()
+      }
+    } finally {
+      await user.close()
+    }
+  })
+
   it("termpilot shell-integration bash prints exactly the snippet the panes source", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [bin, "shell-integration", "bash"], {
       env: childEnv(),

@@ -46,19 +46,28 @@ export class TmuxWorld {
   private serverPid: number | null = null
   private count = 0
 
-  private constructor(readonly root: string) {
+  private constructor(
+    readonly root: string,
+    defaultSocket: boolean
+  ) {
     this.tmuxTmpdir = join(root, "tmux-tmp")
     this.home = join(root, "home")
     this.bin = join(root, "bin")
     for (const dir of [this.tmuxTmpdir, this.home]) mkdirSync(dir, { recursive: true })
     writeArgvTool(this.bin)
     writeFileSync(join(root, "fence.bin"), FENCE)
-    this.socket = join(root, "sock")
+    // The default server's socket is where `tmux` itself looks: $TMUX_TMPDIR/tmux-<uid>/default.
+    const uid = process.getuid?.() ?? 0
+    this.socket = defaultSocket ? join(this.tmuxTmpdir, `tmux-${uid}`, "default") : join(root, "sock")
+    if (defaultSocket) mkdirSync(join(this.tmuxTmpdir, `tmux-${uid}`), { mode: 0o700 })
   }
 
-  /** A new, empty world (no server until the first session). */
-  static create(prefix = "tp-tmux-"): TmuxWorld {
-    return new TmuxWorld(mkdtempSync(join(tmpdir(), prefix)))
+  /**
+   * A new, empty world (no server until the first session). With `defaultSocket`, its server is
+   * the default one of its TMUX_TMPDIR, as a user's plain `tmux` would start it.
+   */
+  static create(options: { readonly defaultSocket?: boolean } = {}): TmuxWorld {
+    return new TmuxWorld(mkdtempSync(join(tmpdir(), "tp-tmux-")), options.defaultSocket === true)
   }
 
   /** The environment the server (and so every pane) starts with: nothing of the test runner's tmux. */
