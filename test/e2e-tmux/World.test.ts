@@ -3,7 +3,7 @@
  * executed-lines log and tp_argv report what the shell ran, the fence passes copy mode and
  * synchronized windows, and the server is private and gone after close.
  */
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
 import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
@@ -61,10 +61,18 @@ describe("the tmux world's recorder", () => {
     expect(id.endsWith(`:${pane.paneId}`)).toBe(true)
   })
 
-  it("kill-server leaves no server on the socket", async () => {
+  it("kill-server leaves no server on the socket and none of the panes' processes", async () => {
     const second = TmuxWorld.create()
-    await second.newSession("gone")
+    const doomed = await second.newSession("gone")
+    await second.runAsUser(doomed, "sleep 300 &", (screen) => screen.endsWith("\ntp$"))
+    const shell = doomed.files.shellPid()!
+    expect(existsSync(`/proc/${shell}`)).toBe(true)
+    await second.killServer()
+    await expect(second.tmux("list-sessions")).rejects.toThrow(/no server running|error connecting/)
+    for (const pid of [doomed.pid, shell]) {
+      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "gone"
+      expect(stat === "gone" || / Z /.test(stat), `process ${pid}: ${stat}`).toBe(true)
+    }
     await second.close()
-    expect(existsSync(second.socket)).toBe(false)
   })
 })
