@@ -40,7 +40,7 @@ const bashRc = (snippet: string | null): string =>
     'echo $$ > "$TPW_PANE_DIR/shell.pid"',
     "HISTSIZE=1000; HISTCONTROL=; HISTIGNORE=; unset HISTFILE",
     // The user's own hook: it must keep running, and see the command's $?, with the snippet in.
-    '__tpw_record() { local ec=$?; HISTTIMEFORMAT= builtin history 1 >> "$TPW_PANE_DIR/executed.log"; return $ec; }',
+    '__tpw_record() { local ec=$?; HISTTIMEFORMAT= builtin history 1 >> "$TPW_PANE_DIR/executed.log"; echo >> "$TPW_PANE_DIR/prompts"; return $ec; }',
     "PROMPT_COMMAND=__tpw_record",
     snippet === null ? "" : `source '${snippet}'`,
     ""
@@ -51,7 +51,7 @@ const zshRc = (snippet: string): string =>
     "PS1='tp$ '",
     'echo $$ > "$TPW_PANE_DIR/shell.pid"',
     "HISTSIZE=1000; SAVEHIST=0; unsetopt hist_ignore_dups hist_ignore_space",
-    'precmd() { local ec=$?; print -r -- "$(fc -l -1)" >> "$TPW_PANE_DIR/executed.log"; return $ec }',
+    'precmd() { local ec=$?; print -r -- "$(fc -l -1)" >> "$TPW_PANE_DIR/executed.log"; echo >> "$TPW_PANE_DIR/prompts"; return $ec }',
     `source '${snippet}'`,
     ""
   ].join("\n")
@@ -96,6 +96,12 @@ export class PaneFiles {
       if (match !== null) seen.set(Number(match[1]), match[2]!)
     }
     return [...seen.entries()].sort(([a], [b]) => a - b).map(([, text]) => text)
+  }
+
+  /** How many prompts the shell has drawn after its first (one per PROMPT_COMMAND/precmd run). */
+  prompts(): number {
+    const path = join(this.dir, "prompts")
+    return existsSync(path) ? readFileSync(path, "utf8").length : 0
   }
 
   /** The pid of the pane's shell (under `script`), once it has started. */

@@ -15,6 +15,7 @@ import { appConfigFor } from "../AppConfigFixture.js"
 import { readTerminal } from "../E2eHelpers.js"
 import { fakeSettings } from "../FakeIterm2Backend.js"
 import { type McpHarness, openMcpHarness } from "../McpHarness.js"
+import { waitUntil } from "./Recorder.js"
 import { type PaneOptions, TmuxWorld, type WorldPane } from "./TmuxWorld.js"
 
 export const MAIN_SESSION = "main"
@@ -67,14 +68,19 @@ const settledReadiness = (options: PaneOptions): string =>
 export const settle = async (mcp: McpHarness, pane: RigPane, expected: string, timeoutMs = 15_000) => {
   const deadline = Date.now() + timeoutMs
   let last = "(none)"
-  let pressedAt = Date.now()
+  let unknownSince: number | null = null
   while (Date.now() < deadline) {
     const read = await readTerminal(mcp, { session_id: pane.id, max_lines: 1 })
     last = read.isError ? JSON.stringify(read.data) : read.data.execution_readiness
     if (last === expected) return
-    if (last === "unknown" && Date.now() - pressedAt > 1_000) {
+    unknownSince = last === "unknown" ? (unknownSince ?? Date.now()) : null
+    if (unknownSince !== null && Date.now() - unknownSince > 500) {
+      // Press Enter once, and let the shell draw its next prompt before looking again, so no
+      // Enter is still on its way when the pane is handed to the test.
+      const prompts = pane.files.prompts()
       await pane.world.press(pane, "Enter")
-      pressedAt = Date.now()
+      await waitUntil(`${pane.paneId} to draw a prompt after Enter`, () => pane.files.prompts() > prompts)
+      unknownSince = null
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -127,26 +127,44 @@ export class TmuxWorld {
     return this.spawnPane(["split-window", "-d", "-t", pane.paneId], options)
   }
 
-  private async spawnPane(command: ReadonlyArray<string>, options: PaneOptions): Promise<WorldPane> {
+  /**
+   * A window of `count` panes laid out `tiled` before any shell starts (placeholders respawned
+   * with the shells), so no pane is resized — and no prompt redrawn — after its shell is up.
+   */
+  async tiledWindow(session: string, count: number, options: PaneOptions = {}): Promise<Array<WorldPane>> {
+    const hold = "exec sleep 3600"
+    const first = (
+      await this.tmux("new-window", "-d", "-t", `${session}:`, "-P", "-F", "#{pane_id}", hold)
+    ).trim()
+    for (let i = 1; i < count; i++) await this.tmux("split-window", "-d", "-t", first, hold)
+    await this.tmux("select-layout", "-t", first, "tiled")
+    const ids = (await this.tmux("list-panes", "-t", first, "-F", "#{pane_id}"))
+      .split("\n")
+      .filter((l) => l !== "")
+    const panes: Array<WorldPane> = []
+    for (const id of ids) panes.push(await this.spawnPane(["respawn-pane", "-k", "-t", id], options, id))
+    return panes
+  }
+
+  private async spawnPane(
+    command: ReadonlyArray<string>,
+    options: PaneOptions,
+    respawned?: string
+  ): Promise<WorldPane> {
     const files = new PaneFiles(join(this.root, "panes", `p${this.count++}`))
     const env = Object.entries({ ...this.env(), TPW_PANE_DIR: files.dir }).flatMap(([k, v]) => [
       "-e",
       `${k}=${v}`
     ])
     const where = [...(options.cwd === undefined ? [] : ["-c", options.cwd])]
-    const name = options.name === undefined ? [] : ["-n", options.name]
+    const name = options.name === undefined || respawned !== undefined ? [] : ["-n", options.name]
     const shell = files.shellCommand(options.shell ?? "bash")
-    const out = await this.tmux(
-      ...command,
-      "-P",
-      "-F",
-      "#{pane_id} #{pane_pid}",
-      ...env,
-      ...where,
-      ...name,
-      shell
-    )
-    const [paneId, pid] = out.trim().split(" ")
+    const print = respawned === undefined ? ["-P", "-F", "#{pane_id} #{pane_pid}"] : []
+    const out = await this.tmux(...command, ...print, ...env, ...where, ...name, shell)
+    const [paneId, pid] =
+      respawned === undefined
+        ? out.trim().split(" ")
+        : [respawned, await this.format(respawned, "#{pane_pid}")]
     const pane: WorldPane = { world: this, paneId: paneId!, pid: Number(pid), files }
     this.panes.push(pane)
     await this.waitForScreen(pane, (screen) => screen.includes("tp$"))
