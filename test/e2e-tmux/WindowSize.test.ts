@@ -12,7 +12,10 @@ import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux
 
 let rig: TmuxRig
 let human: pty.IPty
+/** The person's first window's pane (their active pane), and two panes of a second window. */
+let home: RigPane
 let pane: RigPane
+let other: RigPane
 
 const clients = async () =>
   (await rig.world.tmux("list-clients", "-F", "#{client_pid} #{client_control_mode}"))
@@ -24,8 +27,7 @@ const size = () => rig.world.format(pane.paneId, "#{window_width}x#{window_heigh
 beforeAll(async () => {
   rig = await openTmuxRig()
   const { world } = rig
-  const created = await world.newSession("sized", { width: 160, height: 50 })
-  await world.split(created)
+  const first = await world.newSession("sized", { width: 160, height: 50 })
   human = pty.spawn("tmux", ["-S", world.socket, "-f", "/dev/null", "attach", "-t", "sized"], {
     name: "xterm-256color",
     cols: 132,
@@ -34,7 +36,11 @@ beforeAll(async () => {
   })
   human.onData(() => undefined)
   await waitUntil("the human client to attach", async () => (await clients()).length === 1)
-  pane = { ...created, id: await world.sessionId(created) }
+  home = { ...first, id: await world.sessionId(first) }
+  // The panes TermPilot works in start at the person's size (nothing resizes them afterwards).
+  const [a, b] = await world.tiledWindow("sized", 2)
+  pane = { ...a!, id: await world.sessionId(a!) }
+  other = { ...b!, id: await world.sessionId(b!) }
 })
 
 afterAll(async () => {
@@ -66,18 +72,18 @@ describe("a person attached in a 132x43 terminal", () => {
     expect(all.filter((line) => line.endsWith(" 1")).length).toBeGreaterThanOrEqual(1)
   })
 
-  it("the person's active pane is the current session", async () => {
+  it("the person's active pane is the current session, and follows their focus", async () => {
     const current = await currentSession(rig.mcp)
     expect(current.isError, JSON.stringify(current.data)).toBe(false)
-    expect(current.data).toMatchObject({ session_id: pane.id, is_current: true })
+    expect(current.data).toMatchObject({ session_id: home.id, is_current: true })
     const listed = await listSessions(rig.mcp)
-    expect(listed.filter((s) => s.is_current).map((s) => s.session_id)).toEqual([pane.id])
-    // The person moves to the other pane: the current session follows.
-    const other = rig.world.panes.find((p) => p.paneId !== pane.paneId)!
-    await rig.world.tmux("select-pane", "-t", other.paneId)
-    const moved = await currentSession(rig.mcp)
-    expect(moved.data).toMatchObject({ session_id: await rig.world.sessionId(other), is_current: true })
+    expect(listed.filter((s) => s.is_current).map((s) => s.session_id)).toEqual([home.id])
+    // The person moves to the second window, then to its other pane.
+    await rig.world.tmux("select-window", "-t", pane.paneId)
     await rig.world.tmux("select-pane", "-t", pane.paneId)
+    expect((await currentSession(rig.mcp)).data).toMatchObject({ session_id: pane.id, is_current: true })
+    await rig.world.tmux("select-pane", "-t", other.paneId)
+    expect((await currentSession(rig.mcp)).data).toMatchObject({ session_id: other.id, is_current: true })
   })
 
   it("TermPilot closing leaves only the person's client, and the size as it was", async () => {
