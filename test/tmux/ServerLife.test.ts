@@ -42,6 +42,22 @@ describe("tmux pane and server lives", () => {
     expect(result).toMatchObject({ status: "session_lost", sent: true })
   })
 
+  it("reports session_lost when the pane's whole session is killed mid-wait (its control client exits)", async () => {
+    const pane = world.newSession("doomed")
+    await world.waitShell(pane)
+    const id = await world.readyPane(backend, pane)
+    const started = await run(runner.run(request(id, "sleep 60", { waitForCompletion: false })))
+    await world.until(backend, id, "busy")
+    world.tmux("kill-session", "-t", "doomed")
+    expect(await run(runner.result(started.request_id, 30))).toMatchObject({
+      status: "session_lost",
+      sent: true
+    })
+    expect(await run(Effect.flip(backend.terminal.readiness(id)))).toMatchObject({
+      code: "session_not_found"
+    })
+  })
+
   it("reports session_lost when the pane's process dies mid-wait (remain-on-exit: tmux says nothing)", async () => {
     const { pane, id } = await freshPane()
     world.tmux("set-window-option", "-t", pane, "remain-on-exit", "on")
@@ -54,7 +70,7 @@ describe("tmux pane and server lives", () => {
     const { id } = await freshPane()
     const started = await run(runner.run(request(id, "sleep 60", { waitForCompletion: false })))
     await world.until(backend, id, "busy")
-    world.tmux("kill-server")
+    await world.killServer()
     const lost = await run(runner.result(started.request_id, 30))
     expect(lost).toMatchObject({ sent: true, status: "error" })
     await waitFor("the socket to go", async () =>
@@ -62,6 +78,9 @@ describe("tmux pane and server lives", () => {
     )
     expect(await run(Effect.flip(backend.terminal.readiness(id)))).toMatchObject({ code: "tmux_unavailable" })
 
+    // Calls while no server runs must not start one (tmux's attach-session would).
+    expect(await run(backend.terminal.listSessions)).toEqual([])
+    expect(() => world.tmux("list-sessions")).toThrow(/no server running/)
     const pane = world.newSession("again")
     await world.waitShell(pane)
     expect(await run(Effect.flip(backend.terminal.readiness(id)))).toMatchObject({
