@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Layer, Queue, Scope } from "effect"
 import * as pty from "node-pty"
+import { afterAll, beforeAll } from "vitest"
 import { makeCommandRunner } from "../../../src/layers/CommandRunnerLive.js"
 import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
 import type { CommandRunner } from "../../../src/services/CommandRunner.js"
@@ -198,6 +199,16 @@ export class TmuxWorld {
     await this.waitShell(first)
     const backend = await this.backend()
     return { backend, runner: await this.runner(backend), first }
+  }
+
+  /** `start()` before the file's tests and `close()` after them; the returned object fills in then. */
+  started(): { backend: TmuxBackend; runner: CommandRunner["Type"]; first: string } {
+    const started = {} as { backend: TmuxBackend; runner: CommandRunner["Type"]; first: string }
+    beforeAll(async () => {
+      Object.assign(started, await this.start())
+    })
+    afterAll(() => this.close())
+    return started
   }
 
   /** A new shell in its own window of `work`, up and drawn. */
