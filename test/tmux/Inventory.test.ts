@@ -113,6 +113,36 @@ describe("tmux inventory", () => {
     human.kill()
   })
 
+  it("attaches to a session created later by itself, and reports each socket's status", async () => {
+    const controls = () => one.tmux("list-clients", "-F", "#{client_control_mode} #{session_name}")
+    expect(controls()).not.toContain("1 late")
+    one.newSession("late")
+    // %sessions-changed makes the backend attach a control client to the new session.
+    await waitFor("a control client on the new session", () =>
+      controls().includes("1 late") ? true : undefined
+    )
+    const status = await waitFor("the backend to count it", async () => {
+      const now = await run(backend.status)
+      return now.servers[0]?.controlClients === 3 ? now : undefined
+    })
+    const [pid, start] = identity(one).split(".")
+    expect(status.servers).toEqual([
+      {
+        socket: one.socket,
+        running: true,
+        pid: Number(pid),
+        startTime: Number(start),
+        version: one.tmux("display", "-p", "#{version}").trim(),
+        controlClients: 3,
+        error: null
+      },
+      expect.objectContaining({ socket: two.socket, running: true, controlClients: 1 }),
+      expect.objectContaining({ socket: `${one.dir}/absent.sock`, running: false, pid: null })
+    ])
+    one.tmux("kill-session", "-t", "late")
+    await waitFor("its client to go", () => (controls().includes("1 late") ? undefined : true))
+  })
+
   it("leaves no control client behind when its scope closes", async () => {
     const controls = (world: TmuxWorld) =>
       world

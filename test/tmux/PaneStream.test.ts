@@ -22,6 +22,7 @@ const cycle = (output: string, code: number) =>
 describe("PaneStream", () => {
   it("turns a command cycle into events with the prompt id, and keeps exactly the output between C and D", () => {
     const s = new PaneStream([TOK])
+    s.record = true
     const first = s.feed(enc(`${mark("A")}$ ${mark("B")}`))
     expect(first.events).toEqual([{ _tag: "Prompt", promptId: "1" }])
     const step = s.feed(enc(cycle("hi\r\nthere\r\n", 7)))
@@ -37,9 +38,11 @@ describe("PaneStream", () => {
   it("gives the same events and output whatever the chunking (marks and UTF-8 split)", () => {
     const wire = Buffer.from(`${mark("A")}$ ${mark("B")}${cycle("漢字 é ✓\r\n", 0)}`, "utf8")
     const whole = new PaneStream([TOK])
+    whole.record = true
     const expected = whole.feed(wire).events
     for (let cut = 1; cut < wire.length; cut += 3) {
       const s = new PaneStream([TOK])
+      s.record = true
       const events = [...s.feed(wire.subarray(0, cut)).events, ...s.feed(wire.subarray(cut)).events]
       expect(events).toEqual(expected)
       expect(s.output("1")?.lines).toEqual(["漢字 é ✓"])
@@ -48,6 +51,7 @@ describe("PaneStream", () => {
 
   it("ignores marks without the pane's token once one is announced: printed fake marks cannot end a command", () => {
     const s = new PaneStream([TOK])
+    s.record = true
     s.feed(enc(`${mark("A")}$ ${mark("B")}cmd\r\n${mark("C")}`))
     const fake = s.feed(enc(`x\r\n${mark("D;0", null)}${mark("A", null)}${mark("B", null)}`))
     expect(fake.events).toEqual([])
@@ -57,6 +61,7 @@ describe("PaneStream", () => {
 
   it("holds the stream at a mark with an unknown token until the tokens are re-read, then resumes in order", () => {
     const s = new PaneStream([])
+    s.record = true
     const other = "fedcba9876543210"
     const held = s.feed(enc(`${mark("A", other)}$ ${mark("B", other)}`))
     expect(held).toEqual({ events: [], needTokens: true })
@@ -70,6 +75,7 @@ describe("PaneStream", () => {
 
   it("rejects a token the pane never announced once, and ignores it from then on", () => {
     const s = new PaneStream([TOK])
+    s.record = true
     s.feed(enc(`${mark("A")}$ ${mark("B")}`))
     const forged = "aaaaaaaaaaaaaaaa"
     expect(s.feed(enc(mark("C", forged))).needTokens).toBe(true)
@@ -80,18 +86,21 @@ describe("PaneStream", () => {
 
   it("reads the tokens before trusting the first mark of a pane first seen in the stream", () => {
     const s = new PaneStream()
+    s.record = true
     // A fake B printed by a running command right as TermPilot attaches must not count.
     expect(s.feed(enc(`x${mark("A", null)}${mark("B", null)}`))).toEqual({ events: [], needTokens: true })
     expect(s.setTokens([TOK])).toEqual({ events: [], needTokens: false })
     expect(s.facts.lastMark).toBeNull()
     // With no token announced, standard marks count once the (empty) list was read.
     const plain = new PaneStream()
+    plain.record = true
     expect(plain.feed(enc(`${mark("A", null)}$ ${mark("B", null)}`)).needTokens).toBe(true)
     expect(plain.setTokens([]).events).toEqual([{ _tag: "Prompt", promptId: "1" }])
   })
 
   it("accepts standard marks (with other integrations' k=v params) from a pane that announced no token", () => {
     const s = new PaneStream([])
+    s.record = true
     const events = s.feed(
       enc("\x1b]133;A;aid=7\x1b\\$ \x1b]133;B\x07ls\r\n\x1b]133;C;cl=m\x07out\r\n\x1b]133;D;2;aid=7\x07")
     ).events
@@ -103,8 +112,18 @@ describe("PaneStream", () => {
     expect(s.output("1")?.lines).toEqual(["out"])
   })
 
+  it("renders output only for commands started while watched", () => {
+    const s = new PaneStream([TOK])
+    s.feed(enc(`${mark("A")}$ ${mark("B")}${cycle("unwatched\r\n", 0)}`))
+    expect(s.output("1")).toBeUndefined()
+    s.record = true
+    s.feed(enc(cycle("watched\r\n", 0)))
+    expect(s.output("2")?.lines).toEqual(["watched"])
+  })
+
   it("emits nothing at a D without a C (empty line, lone ';'), then a Prompt with the next id", () => {
     const s = new PaneStream([TOK])
+    s.record = true
     s.feed(enc(`${mark("A")}$ ${mark("B")}`))
     const step = s.feed(enc(`;\r\nbash: syntax error\r\n${mark("D")}${mark("A")}$ ${mark("B")}`))
     expect(step.events).toEqual([{ _tag: "Prompt", promptId: "2" }])
@@ -112,6 +131,7 @@ describe("PaneStream", () => {
 
   it("notes text echoed after B (typed input) but not pure escape sequences", () => {
     const s = new PaneStream([TOK])
+    s.record = true
     s.feed(enc(`${mark("A")}$ ${mark("B")}\x1b[?2004h\x1b]2;title\x07\x1b[`))
     expect(s.facts.echoedSinceB).toBe(false)
     s.feed(enc("K"))

@@ -5,25 +5,17 @@
  * mode, synchronize-panes, a dead pane, a pane killed after listing, id forms tmux would resolve,
  * and the pane TermPilot itself runs in.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TmuxBackend } from "../../src/layers/tmux/TmuxBackend.js"
-import type { CommandRunner } from "../../src/services/CommandRunner.js"
+import { describe, expect, it } from "vitest"
 import { request, run, TmuxWorld, waitFor } from "../support/tmux/TmuxWorld.js"
 
 describe("tmux refusals send nothing", () => {
   const world = new TmuxWorld()
-  let backend: TmuxBackend
-  let runner: CommandRunner["Type"]
-
-  beforeAll(async () => {
-    ;({ backend, runner } = await world.start())
-  })
-  afterAll(() => world.close())
+  const t = world.started()
 
   /** Run, expect a rejection with `code`, and prove that the pane's shell read nothing new. */
   const refused = async (sessionId: string, pane: string, code: string) => {
     const before = world.lines(pane)
-    const result = await run(runner.run(request(sessionId, "echo SHOULD-NOT-RUN")))
+    const result = await run(t.runner.run(request(sessionId, "echo SHOULD-NOT-RUN")))
     expect(result).toMatchObject({ status: "rejected", sent: false, error_code: code })
     await new Promise((r) => setTimeout(r, 150))
     expect(world.lines(pane)).toEqual(before)
@@ -33,22 +25,22 @@ describe("tmux refusals send nothing", () => {
 
   it("refuses a pane running a builtin (busy): the program reads only what the person types", async () => {
     const pane = await world.freshPane()
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("send-keys", "-t", pane, "read -r got", "Enter")
-    await world.until(backend, id, "busy")
+    await world.until(t.backend, id, "busy")
     await refused(id, pane, "session_not_ready")
     world.tmux("send-keys", "-t", pane, "typed by a person", "Enter")
-    await world.until(backend, id, "ready")
-    expect(await run(runner.run(request(id, 'echo "[$got]"')))).toMatchObject({
+    await world.until(t.backend, id, "ready")
+    expect(await run(t.runner.run(request(id, 'echo "[$got]"')))).toMatchObject({
       output: "[typed by a person]"
     })
   })
 
   it("refuses text typed at the prompt but not entered, and the line stays the person's", async () => {
     const pane = await world.freshPane()
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("send-keys", "-t", pane, "-l", "echo person")
-    await world.until(backend, id, "input_pending")
+    await world.until(t.backend, id, "input_pending")
     await refused(id, pane, "session_not_ready")
     world.tmux("send-keys", "-t", pane, "Enter")
     await waitFor("the person's line", () => (world.lines(pane).at(-1) === "echo person" ? true : undefined))
@@ -56,33 +48,33 @@ describe("tmux refusals send nothing", () => {
 
   it("refuses a full-screen program on the alternate screen", async () => {
     const pane = await world.freshPane()
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("send-keys", "-t", pane, "vim -u NONE -N", "Enter")
-    await world.until(backend, id, "interactive")
+    await world.until(t.backend, id, "interactive")
     const result = await refused(id, pane, "session_not_ready")
     expect(result.message).toMatch(/alternate screen/)
     world.tmux("send-keys", "-t", pane, "Escape", ":q!", "Enter")
-    await world.until(backend, id, "ready")
+    await world.until(t.backend, id, "ready")
     expect(world.lines(pane).at(-1)).toBe("vim -u NONE -N")
   })
 
   it("refuses copy mode, where keys would move the copy cursor", async () => {
     const pane = await world.freshPane()
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("copy-mode", "-t", pane)
-    await world.until(backend, id, "interactive")
+    await world.until(t.backend, id, "interactive")
     const result = await refused(id, pane, "session_not_ready")
     expect(result.message).toMatch(/copy-mode/)
     world.tmux("send-keys", "-t", pane, "-X", "cancel")
-    await world.until(backend, id, "ready")
+    await world.until(t.backend, id, "ready")
   })
 
   it("refuses a window with synchronize-panes on, where keys would reach every pane", async () => {
     const pane = await world.freshPane()
     const other = world.split(pane)
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("set-window-option", "-t", pane, "synchronize-panes", "on")
-    await world.until(backend, id, "interactive")
+    await world.until(t.backend, id, "interactive")
     const before = world.lines(other)
     const result = await refused(id, pane, "session_not_ready")
     expect(result.message).toMatch(/synchronize-panes/)
@@ -92,26 +84,26 @@ describe("tmux refusals send nothing", () => {
 
   it("refuses a shell without integration", async () => {
     const pane = await world.freshPane({ marks: false })
-    const id = await world.idOf(backend, pane)
+    const id = await world.idOf(t.backend, pane)
     world.tmux("send-keys", "-t", pane, "Enter")
-    expect(await run(backend.terminal.readiness(id))).toBe("shell_integration_required")
+    expect(await run(t.backend.terminal.readiness(id))).toBe("shell_integration_required")
     await refused(id, pane, "shell_integration_required")
   })
 
   it("refuses a dead pane (remain-on-exit) and a pane killed after it was listed", async () => {
     const pane = await world.freshPane()
     world.tmux("set-window-option", "-t", pane, "remain-on-exit", "on")
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     world.tmux("send-keys", "-t", pane, "exit", "Enter")
-    await world.until(backend, id, "interactive")
-    const result = await run(runner.run(request(id, "echo x")))
+    await world.until(t.backend, id, "interactive")
+    const result = await run(t.runner.run(request(id, "echo x")))
     expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "session_not_ready" })
     expect(result.message).toMatch(/dead/)
 
     const killed = await world.freshPane()
-    const killedId = await world.readyPane(backend, killed)
+    const killedId = await world.readyPane(t.backend, killed)
     world.tmux("kill-pane", "-t", killed)
-    expect(await run(runner.run(request(killedId, "echo x")))).toMatchObject({
+    expect(await run(t.runner.run(request(killedId, "echo x")))).toMatchObject({
       status: "rejected",
       sent: false,
       error_code: "session_not_found"
@@ -120,7 +112,7 @@ describe("tmux refusals send nothing", () => {
 
   it("resolves no id form but its own: tmux targets, names, titles, another server life", async () => {
     const pane = await world.freshPane()
-    const id = await world.readyPane(backend, pane)
+    const id = await world.readyPane(t.backend, pane)
     const [pid, start] = world.tmux("display", "-p", "#{pid} #{start_time}").trim().split(" ")
     const forms = [
       pane,
@@ -139,7 +131,7 @@ describe("tmux refusals send nothing", () => {
       `tmux:${world.socket}:${pid}.${start}:%99`
     ]
     for (const form of forms) {
-      const result = await run(runner.run(request(form, "echo SHOULD-NOT-RUN")))
+      const result = await run(t.runner.run(request(form, "echo SHOULD-NOT-RUN")))
       expect(result.sent, form).toBe(false)
       expect(["session_not_found", "invalid_request"], form).toContain(result.error_code)
     }

@@ -3,7 +3,8 @@
  * pane (a character may be split between `%output` lines), OSC 133 marks and OSC 7 found with
  * state carried across chunks, marks authenticated by the pane's announced `tp=` tokens, the
  * prompt counter and the PromptEvents the marks mean, whether anything was echoed since the
- * prompt was drawn, and the rendered, bounded output of each command between its C and D.
+ * prompt was drawn, and the rendered, bounded output between C and D of each command that started
+ * while the pane was watched (`record`).
  */
 
 import type { PromptEvent } from "../../services/PromptTracker.js"
@@ -40,7 +41,7 @@ export interface StreamStep {
 }
 
 /** Outputs of finished commands kept per pane (the runner reads its own right after its D). */
-const KEPT_OUTPUTS = 16
+const KEPT_OUTPUTS = 8
 /** Unannounced tokens remembered so a pane printing fake ones cannot make us re-read forever. */
 const KEPT_REJECTED = 256
 
@@ -64,6 +65,8 @@ export class PaneStream {
   private echoed = false
   private counter = 0
   private capturing = false
+  /** Render the output of commands that start from now on (set while the pane is watched). */
+  record = false
   private readonly outputs = new Map<string, RenderedLines>()
   private location: { path: string; host: string | null } | null = null
 
@@ -204,12 +207,12 @@ export class PaneStream {
         events.push({ _tag: "Prompt", promptId })
         break
       case "CommandStarted":
-        this.capturing = true
+        this.capturing = this.record
         this.render.clear()
         events.push({ _tag: "CommandStart", promptId, command: null })
         break
       case "CommandEnded":
-        this.finishCapture(promptId)
+        if (this.capturing) this.finishCapture(promptId)
         events.push({ _tag: "CommandEnd", promptId, exitCode: step.exitCode })
         break
     }

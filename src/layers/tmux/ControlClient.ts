@@ -1,5 +1,5 @@
 /**
- * ControlClient — one `tmux -S <socket> -C attach-session -t <session> -f ignore-size` process:
+ * ControlClient — one `tmux -N -S <socket> -C attach-session -t <session> -f ignore-size` process:
  * stdout read in bulk and framed (src/domain/tmux/ControlFraming.ts), one command per line with
  * replies matched in order (tmux answers a client's commands in order, one block per line),
  * pane output and notifications handed to hooks. It never resizes a window (`ignore-size`, no
@@ -65,7 +65,8 @@ export class ControlClient {
   ) {
     this.attached = onAttached
     this.session = target.session
-    const args = ["-S", target.socket, "-C", "attach-session", "-f", "ignore-size"]
+    // -N: never start a server (attach-session would start one, with TermPilot's environment).
+    const args = ["-N", "-S", target.socket, "-C", "attach-session", "-f", "ignore-size"]
     if (target.session !== null) args.push("-t", target.session)
     this.child = spawn(target.tmuxPath, args, { stdio: ["pipe", "pipe", "pipe"], env: childEnv() })
     this.exited = new Promise((resolve) => this.child.once("close", () => resolve()))

@@ -134,7 +134,9 @@ export class TmuxServer {
 
   /** Register a watcher of `pane`; the poll runs while any pane is watched. */
   addWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
-    this.panes.entry(pane).watchers.add(queue)
+    const entry = this.panes.entry(pane)
+    entry.watchers.add(queue)
+    entry.stream.record = true
     if (this.poll === null && !this.closed) {
       this.poll = setInterval(() => this.sweep(), WATCH_POLL_MS)
       this.poll.unref()
@@ -142,7 +144,11 @@ export class TmuxServer {
   }
 
   removeWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
-    this.panes.get(pane)?.watchers.delete(queue)
+    const entry = this.panes.get(pane)
+    if (entry !== undefined) {
+      entry.watchers.delete(queue)
+      entry.stream.record = entry.watchers.size > 0
+    }
     if (this.poll !== null && !this.panes.watched) {
       clearInterval(this.poll)
       this.poll = null

@@ -9,8 +9,9 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Queue, Scope } from "effect"
 import * as pty from "node-pty"
+import { afterAll, beforeAll } from "vitest"
 import { makeCommandRunner } from "../../../src/layers/CommandRunnerLive.js"
 import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
 import type { CommandRunner } from "../../../src/services/CommandRunner.js"
@@ -115,6 +116,20 @@ export class TmuxWorld {
     return this.tmux("split-window", "-d", "-t", pane, "-P", "-F", "#{pane_id}", this.shell(options)).trim()
   }
 
+  /** Kill the server and wait until it is gone (a command sent meanwhile could reach the dying one). */
+  async killServer(): Promise<void> {
+    this.tmux("kill-server")
+    await waitFor("the server to exit", () => {
+      try {
+        this.tmux("list-sessions")
+        return undefined
+      } catch (e) {
+        // The socket file stays; "no server running" says nothing listens on it any more.
+        return String((e as { stderr?: unknown }).stderr).includes("no server running") ? true : undefined
+      }
+    })
+  }
+
   /** Visible text of a pane. */
   capture(pane: string): string {
     return this.tmux("capture-pane", "-p", "-t", pane)
@@ -186,6 +201,16 @@ export class TmuxWorld {
     return { backend, runner: await this.runner(backend), first }
   }
 
+  /** `start()` before the file's tests and `close()` after them; the returned object fills in then. */
+  started(): { backend: TmuxBackend; runner: CommandRunner["Type"]; first: string } {
+    const started = {} as { backend: TmuxBackend; runner: CommandRunner["Type"]; first: string }
+    beforeAll(async () => {
+      Object.assign(started, await this.start())
+    })
+    afterAll(() => this.close())
+    return started
+  }
+
   /** A new shell in its own window of `work`, up and drawn. */
   async freshPane(options: ShellOptions = {}): Promise<string> {
     const pane = this.newWindow("work", options)
@@ -217,7 +242,16 @@ export class TmuxWorld {
   async readyPane(backend: TmuxBackend, pane: string): Promise<string> {
     await this.waitShell(pane)
     const id = await this.idOf(backend, pane)
-    this.tmux("send-keys", "-t", pane, "Enter")
+    // Wait for the prompt drawn after this Enter, not for a state from before it.
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(this, function* () {
+          const events = yield* backend.tracker.watch(id)
+          this.tmux("send-keys", "-t", pane, "Enter")
+          for (;;) if ((yield* Queue.take(events))._tag === "Prompt") return
+        })
+      ).pipe(Effect.timeout("10 seconds"))
+    )
     await this.until(backend, id, "ready")
     return id
   }
