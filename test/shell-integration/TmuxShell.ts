@@ -28,6 +28,7 @@ export const cleanEnv = (
   LANG: "C.UTF-8",
   TERM: "xterm-256color",
   TMUX_TMPDIR: dir,
+  HISTFILE: "", // no history written into the temp dir when the shells exit
   ...extra
 })
 
@@ -59,6 +60,15 @@ export const promptDrawn = (text: string): boolean => {
   return a >= 0 && marks.indexOf("B", a) > a
 }
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 export class TmuxShell {
   private constructor(
     readonly dir: string,
@@ -71,15 +81,20 @@ export class TmuxShell {
     const dir = mkdtempSync(join(tmpdir(), "tp-shell-"))
     const shell = new TmuxShell(dir, join(dir, "tmux.sock"), join(dir, "pane.out"))
     writeFileSync(shell.outFile, "")
-    await shell.tmux("new-session", "-d", "-x", "120", "-y", "30", ...argv)
-    await shell.tmux("pipe-pane", "-o", "-t", "%0", `cat >> '${shell.outFile}'`)
-    // The first prompt may be drawn before the pipe exists: wait for it on the screen instead.
-    const deadline = Date.now() + WAIT_MS
-    while ((await shell.tmux("capture-pane", "-p", "-t", "%0")).trim() === "") {
-      if (Date.now() > deadline) throw new Error(`${argv.join(" ")} drew no prompt`)
-      await sleep(POLL_MS)
+    try {
+      await shell.tmux("new-session", "-d", "-x", "120", "-y", "30", ...argv)
+      await shell.tmux("pipe-pane", "-o", "-t", "%0", `cat >> '${shell.outFile}'`)
+      // The first prompt may be drawn before the pipe exists: wait for it on the screen instead.
+      const deadline = Date.now() + WAIT_MS
+      while ((await shell.tmux("capture-pane", "-p", "-t", "%0")).trim() === "") {
+        if (Date.now() > deadline) throw new Error(`${argv.join(" ")} drew no prompt`)
+        await sleep(POLL_MS)
+      }
+      return shell
+    } catch (error) {
+      await shell.close()
+      throw error
     }
-    return shell
   }
 
   async tmux(...args: ReadonlyArray<string>): Promise<string> {
@@ -128,9 +143,15 @@ export class TmuxShell {
     return value.split(/\s+/).filter((t) => t !== "")
   }
 
+  /** Kills the server, waits (bounded) for the panes' shells to exit, then removes the temp dir. */
   async close(): Promise<void> {
+    const pids = (await this.tmux("list-panes", "-a", "-F", "#{pane_pid}").catch(() => ""))
+      .split("\n")
+      .map(Number)
+      .filter((pid) => pid > 0)
     await this.tmux("kill-server").catch(() => undefined)
-    // The shells may still be writing (bash saves its history on SIGHUP): retry while the dir fills.
+    const deadline = Date.now() + 5_000
+    while (pids.some(alive) && Date.now() < deadline) await sleep(POLL_MS)
     rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
