@@ -49,24 +49,25 @@ afterAll(async () => {
   await world?.close()
 })
 
+/** The built termpilot with `env`, connected to the SDK's stdio client (stderr collected). */
+const connect = async (env: Record<string, string>) => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env, stderr: "pipe" })
+  let stderr = ""
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8")
+  })
+  const client = new Client({ name: "termpilot-e2e-tmux-stdio", version: "0" })
+  const protocolErrors: Array<Error> = []
+  client.onerror = (error) => protocolErrors.push(error)
+  await client.connect(transport)
+  // settle() and the E2eHelpers only use a harness's client.
+  return { client, stderr: () => stderr, protocolErrors }
+}
+
 describe("termpilot over stdio against real tmux", () => {
   it("serves list_sessions and run_command; stdout is JSON-RPC only", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin],
-      env: childEnv(),
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8")
-    })
-    const client = new Client({ name: "termpilot-e2e-tmux-stdio", version: "0" })
-    const protocolErrors: Array<Error> = []
-    client.onerror = (error) => protocolErrors.push(error)
-    await client.connect(transport)
+    const { client, stderr, protocolErrors } = await connect(childEnv())
     try {
-      // The E2eHelpers only use the harness's client.
       await settle({ client } as unknown as McpHarness, pane, "ready")
       const list = await client.callTool({ name: "list_sessions", arguments: {} })
       expect(list.isError ?? false).toBe(false)
@@ -96,7 +97,7 @@ describe("termpilot over stdio against real tmux", () => {
       await client.close()
     }
     expect(protocolErrors).toEqual([])
-    expect(stderr).not.toContain('"jsonrpc"')
+    expect(stderr()).not.toContain('"jsonrpc"')
     // Its control clients went with it.
     await expect
       .poll(async () => (await world.tmux("list-clients", "-F", "#{client_pid}")).trim(), { timeout: 10_000 })
@@ -111,14 +112,7 @@ describe("termpilot over stdio against real tmux", () => {
       const env: Record<string, string> = { ...childEnv(), HOME: user.home, TMUX_TMPDIR: user.tmuxTmpdir }
       delete env.TERMPILOT_BACKENDS
       delete env.TERMPILOT_TMUX_SOCKETS
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [bin],
-        env,
-        stderr: "pipe"
-      })
-      const client = new Client({ name: "termpilot-e2e-tmux-default", version: "0" })
-      await client.connect(transport)
+      const { client } = await connect(env)
       try {
         await settle({ client } as unknown as McpHarness, own, "ready")
         const list = await client.callTool({ name: "list_sessions", arguments: {} })
