@@ -63,16 +63,18 @@ describe("the tmux world's recorder", () => {
 
   it("kill-server leaves no server on the socket and none of the panes' processes", async () => {
     const second = TmuxWorld.create()
-    const doomed = await second.newSession("gone")
-    await second.runAsUser(doomed, "sleep 300 &", (screen) => screen.endsWith("\ntp$"))
-    const shell = doomed.files.shellPid()!
-    expect(existsSync(`/proc/${shell}`)).toBe(true)
-    await second.killServer()
-    await expect(second.tmux("list-sessions")).rejects.toThrow(/no server running|error connecting/)
-    for (const pid of [doomed.pid, shell]) {
-      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "gone"
-      expect(stat === "gone" || / Z /.test(stat), `process ${pid}: ${stat}`).toBe(true)
+    try {
+      const doomed = await second.newSession("gone")
+      const shell = doomed.files.shellPid()!
+      expect(existsSync(`/proc/${shell}`)).toBe(true)
+      await second.killServer()
+      await expect(second.tmux("list-sessions")).rejects.toThrow(/no server running|error connecting/)
+      for (const pid of [doomed.pid, shell]) {
+        const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "gone"
+        expect(stat === "gone" || / Z /.test(stat), `process ${pid}: ${stat}`).toBe(true)
+      }
+    } finally {
+      await second.close()
     }
-    await second.close()
   })
 })
