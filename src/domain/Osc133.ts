@@ -34,6 +34,20 @@ export const parseOsc133 = (payload: string): Osc133Mark | null => {
   }
 }
 
+/**
+ * The `tp=<token>` parameter of an OSC 133 payload (TermPilot's snippet adds it to every mark);
+ * null when absent or not ≥ 16 lowercase hex characters. Other `k=v` parameters are ignored.
+ */
+export const osc133Token = (payload: string): string | null => {
+  for (const field of payload.split(";").slice(1)) {
+    if (field.startsWith("tp=")) {
+      const token = field.slice(3)
+      return /^[0-9a-f]{16,128}$/.test(token) ? token : null
+    }
+  }
+  return null
+}
+
 /** What a shell reported about where it is. */
 export type LocationReport =
   | { readonly _tag: "Directory"; readonly path: string; readonly host: string | null }
@@ -86,33 +100,65 @@ export interface OscScan {
 
 const MAX_CARRY = 64 * 1024
 
+/** One piece of a stream: plain text (which may hold other escape sequences) or a complete OSC. */
+export type OscSegment =
+  | { readonly _tag: "Text"; readonly text: string }
+  | ({ readonly _tag: "Osc" } & OscSequence)
+
+/** Result of one segmenting step: text and sequences in stream order, and the unfinished tail. */
+export interface OscSegments {
+  readonly segments: ReadonlyArray<OscSegment>
+  /** An unterminated `ESC ]…` to prepend to the next chunk ("" when none). */
+  readonly carry: string
+}
+
 /**
- * Finds `ESC ] <ident> ; <payload> (BEL | ESC \)` sequences in `carry + chunk`. Sequences split
- * across chunks are completed by the next call; an absurdly long unterminated one is dropped.
+ * Splits `carry + chunk` into plain text and complete `ESC ] <ident> ; <payload> (BEL | ESC \)`
+ * sequences, in order. Sequences split across chunks are completed by the next call; an absurdly
+ * long unterminated one is dropped. OSCs without a numeric identifier are dropped too.
  */
-export const scanOsc = (carry: string, chunk: string): OscScan => {
+export const scanOscSegments = (carry: string, chunk: string): OscSegments => {
   const text = carry + chunk
-  const sequences: Array<OscSequence> = []
+  const segments: Array<OscSegment> = []
+  const plain = (from: number, to: number) => {
+    if (to > from) segments.push({ _tag: "Text", text: text.slice(from, to) })
+  }
   let index = 0
   for (;;) {
     const start = text.indexOf("\x1b]", index)
-    // A chunk may end between the ESC and the "]" of an introducer.
-    if (start < 0) return { sequences, carry: text.endsWith("\x1b") ? "\x1b" : "" }
+    if (start < 0) {
+      // A chunk may end between the ESC and the "]" of an introducer.
+      const held = text.endsWith("\x1b") && text.length > index
+      plain(index, held ? text.length - 1 : text.length)
+      return { segments, carry: held ? "\x1b" : "" }
+    }
+    plain(index, start)
     const bel = text.indexOf("\x07", start + 2)
     const st = text.indexOf("\x1b\\", start + 2)
     const end = bel < 0 ? st : st < 0 ? bel : Math.min(bel, st)
     if (end < 0) {
       const rest = text.slice(start)
-      return { sequences, carry: rest.length > MAX_CARRY ? "" : rest }
+      return { segments, carry: rest.length > MAX_CARRY ? "" : rest }
     }
     const body = text.slice(start + 2, end)
     const semi = body.indexOf(";")
     const identText = semi < 0 ? body : body.slice(0, semi)
     if (/^\d+$/.test(identText)) {
-      sequences.push({ ident: Number(identText), payload: semi < 0 ? "" : body.slice(semi + 1) })
+      segments.push({ _tag: "Osc", ident: Number(identText), payload: semi < 0 ? "" : body.slice(semi + 1) })
     }
     index = end + (end === bel ? 1 : 2)
   }
+}
+
+/**
+ * Finds `ESC ] <ident> ; <payload> (BEL | ESC \)` sequences in `carry + chunk`. Sequences split
+ * across chunks are completed by the next call; an absurdly long unterminated one is dropped.
+ */
+export const scanOsc = (carry: string, chunk: string): OscScan => {
+  const scan = scanOscSegments(carry, chunk)
+  const sequences: Array<OscSequence> = []
+  for (const s of scan.segments) if (s._tag === "Osc") sequences.push({ ident: s.ident, payload: s.payload })
+  return { sequences, carry: scan.carry }
 }
 
 /** Where a prompt is in its life, as iTerm2 derives `prompt_state`. */

@@ -17,6 +17,7 @@ import { Iterm2ConnectionLive } from "./iterm2/Iterm2ConnectionLive.js"
 import { Iterm2PromptTrackerLive } from "./iterm2-backend/Iterm2PromptTrackerLive.js"
 import { Iterm2TerminalLive } from "./iterm2-backend/Iterm2TerminalLive.js"
 import { withSessionPolicy } from "./SessionPolicyLive.js"
+import { makeTmuxBackend } from "./tmux/TmuxBackend.js"
 
 /** Session ids of the tmux backend start with this; every other id is iTerm2's. */
 export const TMUX_ID_PREFIX = "tmux:"
@@ -42,6 +43,26 @@ const iterm2Part = Effect.gen(function* () {
   return part
 })
 
+/** tmux as one routed part; in auto mode it is there when some configured socket exists. */
+const tmuxPart = Effect.gen(function* () {
+  const { tmux, backends } = yield* AppConfig
+  const backend = yield* makeTmuxBackend(tmux)
+  const looked =
+    tmux.sockets.length === 0 ? "no socket is configured" : `looked at ${tmux.sockets.join(", ")}`
+  const part: BackendPart = {
+    name: "tmux",
+    owns: (sessionId) => sessionId.startsWith(TMUX_ID_PREFIX),
+    present:
+      backends.mode === "auto"
+        ? Effect.sync(() => tmux.sockets.some((socket) => existsSync(socket)))
+        : Effect.succeed(true),
+    absence: fail("tmux_unavailable", `No tmux server is running (${looked}).`),
+    terminal: backend.terminal,
+    tracker: backend.tracker
+  }
+  return part
+})
+
 /** The enabled backends, routed, with the session policy applied once on top. */
 const Routed = Layer.scopedContext(
   Effect.gen(function* () {
@@ -49,6 +70,7 @@ const Routed = Layer.scopedContext(
     const parts: Array<BackendPart> = []
     for (const name of backends.enabled) {
       if (name === "iterm2") parts.push(yield* iterm2Part)
+      if (name === "tmux") parts.push(yield* tmuxPart)
     }
     const terminal = withSessionPolicy(routedTerminal(parts), settings.policy, {
       readOnly: settings.readOnly

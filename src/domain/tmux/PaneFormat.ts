@@ -1,0 +1,107 @@
+/**
+ * PaneFormat — the tmux formats TermPilot asks for and how their replies are read, pure. Every
+ * value is `#{q:…}`-quoted and fields are `|`-separated, so a name, title or path holding `|`,
+ * spaces or backslashes cannot shift a field. Also the pane flags that decide readiness.
+ */
+
+/** Fields of one pane row (`list-panes -a`) — order is the reply's field order. */
+export const PANE_FIELDS = [
+  "pane_id",
+  "session_id",
+  "window_id",
+  "window_index",
+  "window_active",
+  "pane_active",
+  "pane_dead",
+  "pane_in_mode",
+  "pane_mode",
+  "alternate_on",
+  "pane_input_off",
+  "pane_synchronized",
+  "cursor_y",
+  "pane_height",
+  "history_size",
+  "@termpilot_tokens",
+  "@termpilot_tag",
+  "session_name",
+  "window_name",
+  "pane_title",
+  "pane_tty",
+  "pane_current_command",
+  "pane_current_path",
+  "pane_path"
+] as const
+
+/** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 17)
+
+export type PaneField = (typeof PANE_FIELDS)[number]
+export type PaneRow = Readonly<Record<PaneField, string>>
+export type FlagRow = Readonly<Record<(typeof FLAG_FIELDS)[number], string>>
+
+/** `'#{q:a}|#{q:b}|…'` — single-quoted for tmux's command parser (no field name holds a quote). */
+export const formatOf = (fields: ReadonlyArray<string>): string =>
+  `'${fields.map((f) => `#{q:${f}}`).join("|")}'`
+
+/** Split one reply line on unescaped `|` and undo `q:` backslashes; null when the count is wrong. */
+export const parseFields = <F extends string>(
+  fields: ReadonlyArray<F>,
+  line: string
+): Readonly<Record<F, string>> | null => {
+  const values: Array<string> = []
+  let current = ""
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (c === "\\" && i + 1 < line.length) current += line[++i]
+    else if (c === "|") {
+      values.push(current)
+      current = ""
+    } else current += c
+  }
+  values.push(current)
+  if (values.length !== fields.length) return null
+  const row = {} as Record<F, string>
+  fields.forEach((f, i) => {
+    row[f] = values[i]!
+  })
+  return row
+}
+
+/** The pane number of `%N`; null otherwise. */
+export const paneNumber = (paneId: string): number | null => {
+  const match = /^%(\d+)$/.exec(paneId)
+  return match === null ? null : Number(match[1])
+}
+
+/** The space-separated tokens of `@termpilot_tokens`. */
+export const tokensOf = (value: string): ReadonlyArray<string> => value.split(" ").filter((t) => t !== "")
+
+/** What tmux says about a pane that can make it unfit for typing into. */
+export interface PaneFlags {
+  readonly dead: boolean
+  readonly mode: string | null
+  readonly alternateScreen: boolean
+  readonly inputOff: boolean
+  readonly synchronized: boolean
+  /** Tokens the pane's shells announced. */
+  readonly tokens: ReadonlyArray<string>
+}
+
+export const flagsOf = (row: FlagRow): PaneFlags => ({
+  dead: row.pane_dead === "1",
+  mode: row.pane_in_mode === "1" ? row.pane_mode || "a mode" : null,
+  alternateScreen: row.alternate_on === "1",
+  inputOff: row.pane_input_off === "1",
+  synchronized: row.pane_synchronized === "1",
+  tokens: tokensOf(row["@termpilot_tokens"])
+})
+
+/** Why tmux's own state makes a pane `interactive`, or null when nothing does. */
+export const interactiveReason = (flags: PaneFlags): string | null => {
+  if (flags.dead) return "its process has exited (the pane is dead)"
+  if (flags.mode !== null) return `it is in ${flags.mode}`
+  if (flags.alternateScreen) return "a full-screen program holds the alternate screen"
+  if (flags.inputOff) return "its input is off"
+  if (flags.synchronized) return "its window has synchronize-panes on, so keys would reach every pane of it"
+  return null
+}

@@ -1,0 +1,127 @@
+/**
+ * PaneTable — the panes of one tmux server life as TermPilot tracks them: each pane's mark stream
+ * (src/domain/tmux/PaneStream.ts) fed from the one control client that owns it (a window linked
+ * into several sessions reaches several clients), the watchers its events go to, whether a
+ * command of ours is in flight there, and the re-read of its announced tokens when a mark carries
+ * one the stream does not know yet.
+ */
+import { Queue } from "effect"
+import { formatOf, type PaneFlags, parseFields, tokensOf } from "../../domain/tmux/PaneFormat.js"
+import { PaneStream, type StreamStep } from "../../domain/tmux/PaneStream.js"
+import { paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
+import type { PromptEvent } from "../../services/PromptTracker.js"
+import type { Readiness } from "../../services/Terminal.js"
+import type { ControlClient } from "./ControlClient.js"
+
+/** One pane as this server life tracks it. */
+export interface PaneEntry {
+  readonly pane: number
+  readonly stream: PaneStream
+  /** The client whose stream this pane's state comes from. */
+  owner: ControlClient | null
+  readonly watchers: Set<Queue.Queue<PromptEvent>>
+  /** A command of ours was typed and its prompt has not come back yet. */
+  inFlight: boolean
+  ended: boolean
+  fetchingTokens: boolean
+}
+
+/** The readiness of a tracked pane with these tmux flags. */
+export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
+  paneReadiness(flags, entry.stream.facts, entry.inFlight, entry.owner?.isOpen === true)
+
+const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
+
+export class PaneTable {
+  private readonly entries = new Map<number, PaneEntry>()
+
+  get(pane: number): PaneEntry | undefined {
+    return this.entries.get(pane)
+  }
+
+  all(): IterableIterator<PaneEntry> {
+    return this.entries.values()
+  }
+
+  delete(pane: number): void {
+    this.entries.delete(pane)
+  }
+
+  /** The entry of a pane, created empty when first seen. */
+  entry(pane: number): PaneEntry {
+    let entry = this.entries.get(pane)
+    if (entry === undefined) {
+      entry = {
+        pane,
+        stream: new PaneStream(),
+        owner: null,
+        watchers: new Set(),
+        inFlight: false,
+        ended: false,
+        fetchingTokens: false
+      }
+      this.entries.set(pane, entry)
+    }
+    return entry
+  }
+
+  /** Whether any pane is watched. */
+  get watched(): boolean {
+    for (const entry of this.entries.values()) if (entry.watchers.size > 0) return true
+    return false
+  }
+
+  /** Bytes `client` streamed for `pane`; ignored unless that client owns the pane (or its owner is gone). */
+  feed(client: ControlClient, pane: number, bytes: Uint8Array): void {
+    const entry = this.entry(pane)
+    if (entry.owner !== client) {
+      if (entry.owner?.isOpen === true) return
+      entry.owner = client
+    }
+    this.deliver(entry, entry.stream.feed(bytes))
+  }
+
+  /** The pane's announced tokens, freshly read (a held stream resumes with them). */
+  announce(entry: PaneEntry, tokens: ReadonlyArray<string>): void {
+    if (!entry.stream.hasTokens(tokens)) this.deliver(entry, entry.stream.setTokens(tokens))
+  }
+
+  /** The pane died or disappeared: its watchers learn it once. */
+  end(entry: PaneEntry): void {
+    if (entry.ended) return
+    entry.ended = true
+    this.offer(entry, { _tag: "SessionEnded" })
+  }
+
+  /** The server or its clients went away: every watcher learns it. */
+  lose(message: string): void {
+    for (const entry of this.entries.values()) this.offer(entry, { _tag: "Lost", message })
+  }
+
+  private offer(entry: PaneEntry, event: PromptEvent): void {
+    if (event._tag === "Prompt") entry.inFlight = false
+    for (const queue of entry.watchers) Queue.unsafeOffer(queue, event)
+  }
+
+  private deliver(entry: PaneEntry, step: StreamStep): void {
+    for (const event of step.events) this.offer(entry, event)
+    if (step.needTokens) this.fetchTokens(entry)
+  }
+
+  /** Re-read the pane's announced tokens over its own client (so the reply follows the held mark). */
+  private fetchTokens(entry: PaneEntry): void {
+    const client = entry.owner
+    if (entry.fetchingTokens || client === null) return
+    entry.fetchingTokens = true
+    client.request([`display -p -t %${entry.pane} ${formatOf(TOKEN_FIELDS)}`], false, [
+      (_error, reply) => {
+        entry.fetchingTokens = false
+        const row = parseFields(TOKEN_FIELDS, reply?.lines[0] ?? "")
+        const ok = row !== null && row.pane_id === `%${entry.pane}`
+        // Unreadable: resume with the tokens already known (the unknown one is then rejected).
+        const tokens = ok ? tokensOf(row["@termpilot_tokens"]) : [...entry.stream.tokenList]
+        this.deliver(entry, entry.stream.setTokens(tokens))
+      }
+    ])
+  }
+}

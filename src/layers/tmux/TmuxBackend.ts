@@ -1,0 +1,86 @@
+/**
+ * TmuxBackend — TermPilot's tmux backend as the routing layer consumes it: a Terminal and a
+ * PromptTracker over every configured tmux socket, plus a status for `termpilot doctor`. Servers
+ * are (re)discovered on each call; a socket with no server contributes nothing and no error.
+ * Every control client it starts ends when the Scope closes.
+ */
+import { Effect, type Scope } from "effect"
+import type { PromptTracker } from "../../services/PromptTracker.js"
+import type { Terminal } from "../../services/Terminal.js"
+import { makeTmuxPromptTracker } from "./TmuxPromptTracker.js"
+import { TmuxRegistry } from "./TmuxRegistry.js"
+import { makeTmuxTerminal } from "./TmuxTerminal.js"
+
+export interface TmuxSettings {
+  /** Socket paths to look at (the default server's, `$TMUX`'s, configured ones). */
+  readonly sockets: ReadonlyArray<string>
+  /** The tmux binary (`tmux` resolves through PATH). */
+  readonly tmuxPath: string
+  /** The pane TermPilot itself runs in (`$TMUX` socket, `$TMUX_PANE` `%N`): never a write target. */
+  readonly ownPane: { readonly socket: string; readonly pane: string } | null
+  /** Bound on every control command and on attaching a control client. */
+  readonly commandTimeoutMs: number
+}
+
+/** One configured socket as seen now. */
+export interface TmuxServerStatus {
+  readonly socket: string
+  readonly running: boolean
+  /** `#{pid}.#{start_time}` of the server answering there. */
+  readonly pid: number | null
+  readonly startTime: number | null
+  readonly version: string | null
+  /** Control clients TermPilot has attached there (one per tmux session). */
+  readonly controlClients: number
+  /** Why nothing answers, when it does not. */
+  readonly error: string | null
+}
+
+export interface TmuxStatus {
+  readonly servers: ReadonlyArray<TmuxServerStatus>
+}
+
+export interface TmuxBackend {
+  readonly terminal: Terminal["Type"]
+  readonly tracker: PromptTracker["Type"]
+  readonly status: Effect.Effect<TmuxStatus>
+}
+
+export const makeTmuxBackend = (settings: TmuxSettings): Effect.Effect<TmuxBackend, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const registry = new TmuxRegistry(settings.sockets, {
+      tmuxPath: settings.tmuxPath,
+      commandTimeoutMs: settings.commandTimeoutMs
+    })
+    yield* Effect.addFinalizer(() => Effect.promise(() => registry.close()))
+    const status = Effect.forEach(
+      registry.sockets,
+      (socket) =>
+        Effect.match(registry.server(socket), {
+          onFailure: (e): TmuxServerStatus => ({
+            socket,
+            running: false,
+            pid: null,
+            startTime: null,
+            version: null,
+            controlClients: 0,
+            error: e.message
+          }),
+          onSuccess: (s): TmuxServerStatus => ({
+            socket,
+            running: true,
+            pid: s.identity.pid,
+            startTime: s.identity.startTime,
+            version: s.version,
+            controlClients: [...s.clients.values()].filter((c) => c.isOpen).length,
+            error: null
+          })
+        }),
+      { concurrency: "unbounded" }
+    ).pipe(Effect.map((servers) => ({ servers })))
+    return {
+      terminal: makeTmuxTerminal(registry, settings.ownPane),
+      tracker: makeTmuxPromptTracker(registry),
+      status
+    }
+  })

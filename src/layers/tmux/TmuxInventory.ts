@@ -1,0 +1,122 @@
+/**
+ * TmuxInventory — the pane listing of one tmux server as SessionInfo: one `list-panes -a` and one
+ * `list-clients` in a single write over an attached control client, a control client attached for
+ * every session that has none yet (so its marks are watched from now on), and `is_current` from
+ * the most recently active client that is not a control client.
+ */
+import { Effect } from "effect"
+import { parseOsc7 } from "../../domain/Osc133.js"
+import {
+  flagsOf,
+  formatOf,
+  PANE_FIELDS,
+  type PaneRow,
+  paneNumber,
+  parseFields,
+  tokensOf
+} from "../../domain/tmux/PaneFormat.js"
+import type { PaneStream } from "../../domain/tmux/PaneStream.js"
+import { formatPaneId } from "../../domain/tmux/TmuxId.js"
+import type { TermPilotError } from "../../services/Errors.js"
+import type { SessionInfo } from "../../services/Terminal.js"
+import { entryReadiness } from "./PaneTable.js"
+import type { TmuxServer } from "./TmuxServer.js"
+
+const CLIENT_FIELDS = ["client_control_mode", "client_activity", "session_id"] as const
+export const LIST_PANES_LINE = `list-panes -a -F ${formatOf(PANE_FIELDS)}`
+export const LIST_CLIENTS_LINE = `list-clients -F ${formatOf(CLIENT_FIELDS)}`
+export const paneLine = (pane: number) => `display -p -t %${pane} ${formatOf(PANE_FIELDS)}`
+
+/** The session of a server's most recently active human (non-control) client, and when. */
+export interface HumanFocus {
+  readonly session: string
+  readonly activity: number
+}
+
+export const humanFocus = (lines: ReadonlyArray<string>): HumanFocus | null => {
+  let best: HumanFocus | null = null
+  for (const line of lines) {
+    const row = parseFields(CLIENT_FIELDS, line)
+    if (row === null || row.client_control_mode === "1" || row.session_id === "") continue
+    const activity = Number(row.client_activity)
+    if (best === null || activity > best.activity) best = { session: row.session_id, activity }
+  }
+  return best
+}
+
+/** Whether `row` is the active pane of the active window of the focused session. */
+export const isFocused = (row: PaneRow, focus: HumanFocus | null): boolean =>
+  focus !== null && row.session_id === focus.session && row.window_active === "1" && row.pane_active === "1"
+
+const text = (value: string): string | null => (value === "" ? null : value)
+
+/** cwd: the shell's OSC 7, else `#{pane_path}` when it is a file URL, else the process's cwd. */
+const location = (row: PaneRow, stream: PaneStream) => {
+  const fromPath = parseOsc7(row.pane_path)
+  const reported = stream.cwd ?? (fromPath?._tag === "Directory" ? fromPath : null)
+  return {
+    cwd: reported?.path ?? text(row.pane_current_path),
+    hostname: reported?.host ?? null
+  }
+}
+
+export const toSessionInfo = (
+  server: TmuxServer,
+  row: PaneRow,
+  pane: number,
+  current: boolean
+): SessionInfo => {
+  const entry = server.panes.entry(pane)
+  const { cwd, hostname } = location(row, entry.stream)
+  return {
+    session_id: formatPaneId({ ...server.identity, pane }),
+    backend: "tmux",
+    window_id: text(row.session_id),
+    tab_id: text(row.window_id),
+    window_number: /^\d+$/.test(row.window_index) ? Number(row.window_index) : null,
+    window_title: text(row.session_name),
+    tab_title: text(row.window_name),
+    session_title: text(row.pane_title),
+    hostname,
+    username: null,
+    cwd,
+    tty: text(row.pane_tty),
+    job_name: text(row.pane_current_command),
+    profile_name: null,
+    tag: text(row["@termpilot_tag"]),
+    is_current: current,
+    buried: false,
+    execution_readiness: entryReadiness(entry, flagsOf(row))
+  }
+}
+
+/** Update the pane's known tokens from a fresh row. */
+export const noteTokens = (server: TmuxServer, pane: number, row: { readonly "@termpilot_tokens": string }) =>
+  server.panes.announce(server.panes.entry(pane), tokensOf(row["@termpilot_tokens"]))
+
+/** Every pane of one server (a pane of a window linked into several sessions once), and its focus. */
+export const listServer = (
+  server: TmuxServer
+): Effect.Effect<
+  { readonly rows: ReadonlyArray<PaneRow>; readonly focus: HumanFocus | null },
+  TermPilotError
+> =>
+  Effect.gen(function* () {
+    const client = yield* server.primary()
+    const [panes, clients] = yield* client.commands([LIST_PANES_LINE, LIST_CLIENTS_LINE])
+    const rows: Array<PaneRow> = []
+    const seen = new Set<string>()
+    const sessions = new Set<string>()
+    for (const line of panes?.ok === true ? panes.lines : []) {
+      const row = parseFields(PANE_FIELDS, line)
+      if (row === null || paneNumber(row.pane_id) === null) continue
+      sessions.add(row.session_id)
+      if (seen.has(row.pane_id)) continue
+      seen.add(row.pane_id)
+      rows.push(row)
+    }
+    yield* Effect.forEach(sessions, (s) => Effect.ignore(server.ensureClient(s)), {
+      concurrency: "unbounded"
+    })
+    return { rows, focus: clients?.ok === true ? humanFocus(clients.lines) : null }
+  })

@@ -1,0 +1,242 @@
+/**
+ * TmuxServer — one life of one tmux server: its identity (`#{pid}.#{start_time}`), one control
+ * client per tmux session (tmux streams `%output` only for the attached session), and its panes
+ * (PaneTable.ts). Pane death is noticed from notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
+ * says nothing at all). When its last client goes, the server is gone: watchers get `Lost`.
+ */
+import { existsSync } from "node:fs"
+import { Deferred, Effect, FiberId, type Queue } from "effect"
+import { FLAG_FIELDS, type FlagRow, formatOf, paneNumber, parseFields } from "../../domain/tmux/PaneFormat.js"
+import type { ServerIdentity } from "../../domain/tmux/TmuxId.js"
+import { fail, type TermPilotError } from "../../services/Errors.js"
+import type { PromptEvent } from "../../services/PromptTracker.js"
+import {
+  type ControlClient,
+  type ControlHooks,
+  type ControlTarget,
+  openControlClient
+} from "./ControlClient.js"
+import { PaneTable } from "./PaneTable.js"
+
+/** How often panes are checked while something is watched (a dead pane says nothing). */
+export const WATCH_POLL_MS = 250
+
+/** Notifications after which panes may have gone or moved, or sessions appeared. */
+const STRUCTURAL = new Set([
+  "%sessions-changed",
+  "%session-changed",
+  "%client-session-changed",
+  "%window-add",
+  "%window-close",
+  "%unlinked-window-add",
+  "%unlinked-window-close",
+  "%window-pane-changed",
+  "%layout-change",
+  "%session-window-changed"
+])
+
+const SWEEP_LINE = `list-panes -a -F ${formatOf(["pane_id", "pane_dead", "session_id"])}`
+const IDENTITY_LINE = `display -p ${formatOf(["pid", "start_time", "version", "session_id"])}`
+
+export const flagsLine = (pane: number) => `display -p -t %${pane} ${formatOf(FLAG_FIELDS)}`
+
+export interface ServerSettings {
+  readonly tmuxPath: string
+  readonly commandTimeoutMs: number
+}
+
+export class TmuxServer {
+  readonly clients = new Map<string, ControlClient>()
+  readonly panes = new PaneTable()
+  private readonly attaching = new Map<string, Deferred.Deferred<ControlClient, TermPilotError>>()
+  identity: ServerIdentity = { socket: "", pid: 0, startTime: 0 }
+  version = ""
+  private closed = false
+  private sweeping = false
+  private sweepAgain = false
+  private poll: NodeJS.Timeout | null = null
+
+  private constructor(
+    readonly socket: string,
+    private readonly settings: ServerSettings
+  ) {}
+
+  /** Attach to whichever session tmux picks, learn the server's identity; fails when no server answers. */
+  static open(socket: string, settings: ServerSettings): Effect.Effect<TmuxServer, TermPilotError> {
+    return Effect.gen(function* () {
+      if (!existsSync(socket))
+        return yield* fail("tmux_unavailable", `No tmux server is running at ${socket}.`)
+      const server = new TmuxServer(socket, settings)
+      const client = yield* openControlClient(server.target(null), server.hooks)
+      const reply = yield* client
+        .command(IDENTITY_LINE)
+        .pipe(Effect.tapError(() => Effect.promise(() => client.close())))
+      const row = parseFields(["pid", "start_time", "version", "session_id"], reply[0] ?? "")
+      if (row === null || !/^\d+$/.test(row.pid) || !/^\d+$/.test(row.start_time)) {
+        yield* Effect.promise(() => client.close())
+        return yield* fail("tmux_unavailable", `The tmux server at ${socket} gave no identity.`)
+      }
+      server.identity = { socket, pid: Number(row.pid), startTime: Number(row.start_time) }
+      server.version = row.version
+      client.session = row.session_id
+      server.clients.set(row.session_id, client)
+      return server
+    })
+  }
+
+  get alive(): boolean {
+    return !this.closed && [...this.clients.values()].some((c) => c.isOpen)
+  }
+
+  /** Any open client, for commands that are not about one pane's stream. */
+  primary(): Effect.Effect<ControlClient, TermPilotError> {
+    for (const client of this.clients.values()) if (client.isOpen) return Effect.succeed(client)
+    return Effect.fail(fail("tmux_unavailable", `The tmux server at ${this.socket} went away.`))
+  }
+
+  /** The client that streams `pane` (so its replies are ordered after the pane's output), else any. */
+  clientFor(pane: number): Effect.Effect<ControlClient, TermPilotError> {
+    const owner = this.panes.get(pane)?.owner
+    return owner?.isOpen === true ? Effect.succeed(owner) : this.primary()
+  }
+
+  /** The one-pane flag row, or null when tmux has no such pane (`display` answers empty for one). */
+  flags(pane: number): Effect.Effect<FlagRow | null, TermPilotError> {
+    return Effect.flatMap(this.clientFor(pane), (client) =>
+      Effect.map(client.command(flagsLine(pane)), (lines) => {
+        const row = parseFields(FLAG_FIELDS, lines[0] ?? "")
+        return row !== null && row.pane_id === `%${pane}` ? row : null
+      })
+    )
+  }
+
+  /** A control client attached to `session` (`$N`), attaching one if there is none yet. */
+  ensureClient(session: string): Effect.Effect<ControlClient, TermPilotError> {
+    const existing = this.clients.get(session)
+    if (existing?.isOpen === true) return Effect.succeed(existing)
+    const inflight = this.attaching.get(session)
+    if (inflight !== undefined) return Deferred.await(inflight)
+    const done = Deferred.unsafeMake<ControlClient, TermPilotError>(FiberId.none)
+    this.attaching.set(session, done)
+    return openControlClient(this.target(session), this.hooks).pipe(
+      Effect.tap((client) => {
+        if (this.closed) return Effect.promise(() => client.close())
+        this.clients.set(session, client)
+        return Effect.void
+      }),
+      Effect.exit,
+      Effect.flatMap((exit) => {
+        this.attaching.delete(session)
+        return Effect.zipRight(Deferred.done(done, exit), exit)
+      })
+    )
+  }
+
+  /** Register a watcher of `pane`; the poll runs while any pane is watched. */
+  addWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
+    const entry = this.panes.entry(pane)
+    entry.watchers.add(queue)
+    entry.stream.record = true
+    if (this.poll === null && !this.closed) {
+      this.poll = setInterval(() => this.sweep(), WATCH_POLL_MS)
+      this.poll.unref()
+    }
+  }
+
+  removeWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
+    const entry = this.panes.get(pane)
+    if (entry !== undefined) {
+      entry.watchers.delete(queue)
+      entry.stream.record = entry.watchers.size > 0
+    }
+    if (this.poll !== null && !this.panes.watched) {
+      clearInterval(this.poll)
+      this.poll = null
+    }
+  }
+
+  /** Check which panes still exist (and are alive); end watches of the others; attach new sessions. */
+  sweep(): void {
+    if (this.closed) return
+    if (this.sweeping) {
+      this.sweepAgain = true
+      return
+    }
+    const client = [...this.clients.values()].find((c) => c.isOpen)
+    if (client === undefined) return
+    this.sweeping = true
+    client.request([SWEEP_LINE], false, [
+      (error, reply) => {
+        this.sweeping = false
+        if (error === null && reply?.ok === true) this.applySweep(reply.lines)
+        if (this.sweepAgain) {
+          this.sweepAgain = false
+          this.sweep()
+        }
+      }
+    ])
+  }
+
+  /** Close every client (stdin first, then by pid). */
+  close(): Promise<void> {
+    this.closed = true
+    if (this.poll !== null) clearInterval(this.poll)
+    this.poll = null
+    return Promise.all([...this.clients.values()].map((c) => c.close())).then(() => undefined)
+  }
+
+  private applySweep(lines: ReadonlyArray<string>): void {
+    const sessionsOf = new Map<number, Array<string>>()
+    const dead = new Set<number>()
+    for (const line of lines) {
+      const row = parseFields(["pane_id", "pane_dead", "session_id"], line)
+      const pane = row === null ? null : paneNumber(row.pane_id)
+      if (row === null || pane === null) continue
+      sessionsOf.set(pane, [...(sessionsOf.get(pane) ?? []), row.session_id])
+      if (row.pane_dead === "1") dead.add(pane)
+      if (!this.clients.has(row.session_id) && !this.attaching.has(row.session_id)) {
+        Effect.runFork(Effect.ignore(this.ensureClient(row.session_id)))
+      }
+    }
+    for (const entry of this.panes.all()) {
+      const sessions = sessionsOf.get(entry.pane)
+      if (sessions === undefined || dead.has(entry.pane)) this.panes.end(entry)
+      if (sessions === undefined) this.panes.delete(entry.pane)
+      // A pane moved to another session streams through that session's client from now on.
+      else if (
+        entry.owner !== null &&
+        (entry.owner.session === null || !sessions.includes(entry.owner.session))
+      ) {
+        entry.owner = null
+      }
+    }
+  }
+
+  private target(session: string | null): ControlTarget {
+    return {
+      tmuxPath: this.settings.tmuxPath,
+      socket: this.socket,
+      session,
+      timeoutMs: this.settings.commandTimeoutMs
+    }
+  }
+
+  private readonly hooks: ControlHooks = {
+    onOutput: (client, pane, bytes) => this.panes.feed(client, pane, bytes),
+    onNotification: (_client, name) => {
+      if (STRUCTURAL.has(name)) this.sweep()
+    },
+    onClose: (client) => {
+      for (const [session, c] of this.clients) if (c === client) this.clients.delete(session)
+      if (this.closed) return
+      if (this.alive) {
+        this.sweep()
+        return
+      }
+      this.closed = true
+      if (this.poll !== null) clearInterval(this.poll)
+      const message = `The tmux server at ${this.socket} went away (or TermPilot's control client was detached).`
+      this.panes.lose(message)
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * TmuxTerminal — the Terminal service over tmux: the merged pane inventory of every live server,
+ * bounded `capture-pane` reads, readiness from pane flags plus the mark stream, the fail-closed
+ * submit (re-check over the pane's own control client, whose reply is ordered after every byte
+ * the pane wrote before it, then `send-keys -H` + Enter in one write), and commands' own output
+ * as the control client saw it between their C and D marks.
+ */
+import { resolve as resolvePath } from "node:path"
+import { Effect } from "effect"
+import { boundTail } from "../../domain/TextBounds.js"
+import { type FlagRow, flagsOf, PANE_FIELDS, parseFields } from "../../domain/tmux/PaneFormat.js"
+import { submitLines } from "../../domain/tmux/SendEncoding.js"
+import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
+import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
+import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
+import { entryReadiness } from "./PaneTable.js"
+import {
+  type HumanFocus,
+  humanFocus,
+  isFocused,
+  LIST_CLIENTS_LINE,
+  listServer,
+  noteTokens,
+  paneLine,
+  toSessionInfo
+} from "./TmuxInventory.js"
+import type { ResolvedPane, TmuxRegistry } from "./TmuxRegistry.js"
+import type { TmuxServer } from "./TmuxServer.js"
+
+export interface OwnPane {
+  readonly socket: string
+  readonly pane: string
+}
+
+const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Readiness => {
+  const entry = server.panes.entry(pane)
+  noteTokens(server, pane, row)
+  return entryReadiness(entry, flagsOf(row))
+}
+
+/** The error a pane that is not `ready` refuses a command with; nothing was sent. */
+export const notReady = (sessionId: string, row: FlagRow, readiness: Readiness): TermPilotError =>
+  fail(
+    readiness === "shell_integration_required" ? "shell_integration_required" : "session_not_ready",
+    `Session '${sessionId}' cannot take a command: ${refusalReason(flagsOf(row), readiness)}. Nothing was sent.`
+  )
+
+/** Blank trailing rows (below the cursor) are not part of what a read returns. */
+const dropTrailingBlank = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let end = lines.length
+  while (end > 0 && (lines[end - 1] ?? "").trim() === "") end--
+  return lines.slice(0, end)
+}
+
+export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null): Terminal["Type"] => {
+  const own = ownPane === null ? null : { socket: resolvePath(ownPane.socket), pane: ownPane.pane }
+
+  /** The server's focus as one global choice: the most recently active human client of any server. */
+  const focusOf = (found: ReadonlyArray<{ server: TmuxServer; focus: HumanFocus | null }>) => {
+    let best: { server: TmuxServer; focus: HumanFocus } | null = null
+    for (const f of found) {
+      if (f.focus !== null && (best === null || f.focus.activity > best.focus.activity)) {
+        best = { server: f.server, focus: f.focus }
+      }
+    }
+    return best
+  }
+
+  const listSessions = Effect.gen(function* () {
+    const servers = yield* registry.live
+    const listed = yield* Effect.forEach(
+      servers,
+      (server) =>
+        listServer(server).pipe(
+          Effect.map((l) => ({ server, ...l })),
+          Effect.option
+        ),
+      { concurrency: "unbounded" }
+    )
+    const found = listed.flatMap((o) => (o._tag === "Some" ? [o.value] : []))
+    const current = focusOf(found)
+    return found.flatMap(({ server, rows }) =>
+      rows.map((row) => {
+        const pane = Number(row.pane_id.slice(1))
+        noteTokens(server, pane, row)
+        const focused = current !== null && current.server === server && isFocused(row, current.focus)
+        return toSessionInfo(server, row, pane, focused)
+      })
+    )
+  }).pipe(Effect.withSpan("TmuxTerminal.listSessions"))
+
+  const currentSession = Effect.flatMap(listSessions, (all) => {
+    const current = all.find((s) => s.is_current)
+    return current === undefined
+      ? Effect.fail(
+          fail("no_current_session", "No person's tmux client is attached, so no tmux pane is current.")
+        )
+      : Effect.succeed(current)
+  })
+
+  const getSession = (sessionId: string): Effect.Effect<SessionInfo, TermPilotError> =>
+    Effect.gen(function* () {
+      const { server, pane } = yield* registry.resolve(sessionId)
+      const client = yield* server.clientFor(pane)
+      const [described, clients] = yield* client.commands([paneLine(pane), LIST_CLIENTS_LINE])
+      const row = described?.ok === true ? parseFields(PANE_FIELDS, described.lines[0] ?? "") : null
+      if (row === null || row.pane_id !== `%${pane}`) return yield* sessionNotFound(sessionId)
+      noteTokens(server, pane, row)
+      // is_current compares with every live server's human clients.
+      const others = yield* Effect.forEach(
+        (yield* registry.live).filter((s) => s !== server),
+        (s) =>
+          Effect.flatMap(s.primary(), (c) => c.command(LIST_CLIENTS_LINE)).pipe(
+            Effect.map((lines) => ({ server: s, focus: humanFocus(lines) })),
+            Effect.orElseSucceed(() => ({ server: s, focus: null }))
+          ),
+        { concurrency: "unbounded" }
+      )
+      const mine = { server, focus: clients?.ok === true ? humanFocus(clients.lines) : null }
+      const current = focusOf([mine, ...others])
+      return toSessionInfo(server, row, pane, current?.server === server && isFocused(row, current.focus))
+    })
+
+  /** The pane's flag row over its own client; `session_not_found` when tmux has no such pane. */
+  const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =>
+    Effect.flatMap(server.flags(pane), (row) =>
+      row === null ? Effect.fail(sessionNotFound(sessionId)) : Effect.succeed(row)
+    )
+
+  const readiness = (sessionId: string) =>
+    Effect.gen(function* () {
+      const resolved = yield* registry.resolve(sessionId)
+      const row = yield* flagsOfPane(resolved, sessionId)
+      return readinessOf(resolved.server, resolved.pane, row)
+    })
+
+  const read = (sessionId: string, bounds: ReadBounds) =>
+    Effect.gen(function* () {
+      const resolved = yield* registry.resolve(sessionId)
+      const { server, pane } = resolved
+      const row = yield* flagsOfPane(resolved, sessionId)
+      const maxLines = Math.max(0, Math.floor(bounds.maxLines))
+      const cursor = Number(row.cursor_y) || 0
+      const bottom = Math.max(cursor, (Number(row.pane_height) || 1) - 1)
+      const readinessNow = readinessOf(server, pane, row)
+      if (maxLines === 0) return { text: "", lineCount: 0, truncated: true, readiness: readinessNow }
+      const client = yield* server.clientFor(pane)
+      // From maxLines rows above the cursor row (into the history) to the bottom of the screen.
+      const start = cursor - maxLines + 1
+      const lines = yield* client.command(`capture-pane -p -J -t %${pane} -S ${start} -E ${bottom}`, true)
+      const text = boundTail(dropTrailingBlank(lines), bounds)
+      // Rows above the first one fetched (history or screen) were left out.
+      const more = start > -(Number(row.history_size) || 0)
+      return { ...text, truncated: text.truncated || more, readiness: readinessNow }
+    }).pipe(Effect.withSpan("TmuxTerminal.read"))
+
+  const submit = (sessionId: string, command: string) =>
+    Effect.gen(function* () {
+      const resolved = yield* registry.resolve(sessionId)
+      const { server, pane } = resolved
+      if (own !== null && own.socket === resolved.id.socket && own.pane === `%${pane}`) {
+        return yield* fail(
+          "not_permitted",
+          `Session '${sessionId}' is the tmux pane TermPilot itself runs in; it never types there. Nothing was sent.`
+        )
+      }
+      const client = yield* server.clientFor(pane)
+      const row = yield* flagsOfPane(resolved, sessionId)
+      // The flag reply came after every byte the pane wrote before it: the stream state is current.
+      const entry = server.panes.entry(pane)
+      // Only the client that streams the pane orders its reply after the pane's bytes.
+      const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
+      if (verdict !== "ready") return yield* notReady(sessionId, row, verdict)
+      const promptId = entry.stream.facts.promptId
+      entry.inFlight = true
+      const replies = yield* client.commands(submitLines(pane, command)).pipe(
+        Effect.mapError((e) =>
+          fail(
+            "tmux_unavailable",
+            `${e.message} The command may or may not have reached session '${sessionId}'.`,
+            {
+              sendOutcomeUnknown: true
+            }
+          )
+        )
+      )
+      const refused = replies.findIndex((r) => !r.ok)
+      if (refused === 0) {
+        entry.inFlight = false
+        const why = replies[0]?.lines.join(" ") ?? ""
+        return yield* fail(
+          "tmux_unavailable",
+          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
+        )
+      }
+      if (refused > 0) {
+        return yield* fail(
+          "tmux_unavailable",
+          `tmux typed part of the command into session '${sessionId}' and then refused the rest, or Enter.`,
+          { sendOutcomeUnknown: true }
+        )
+      }
+      return { promptId }
+    }).pipe(Effect.withSpan("TmuxTerminal.submit"))
+
+  const commandOutput = (sessionId: string, promptId: string, bounds: ReadBounds) =>
+    Effect.gen(function* () {
+      const { server, pane } = yield* registry.resolve(sessionId)
+      const rendered = server.panes.get(pane)?.stream.output(promptId)
+      if (rendered === undefined) {
+        return yield* fail(
+          "output_unavailable",
+          `TermPilot has no output of prompt ${promptId} in session '${sessionId}' (it was not watching, or it is too old).`
+        )
+      }
+      const text: BoundedText = boundTail(rendered.lines, bounds)
+      return { ...text, truncated: text.truncated || rendered.truncated }
+    })
+
+  return { listSessions, currentSession, getSession, read, readiness, submit, commandOutput }
+}
