@@ -4,6 +4,7 @@
  * Prompt ids are compared only when both sides have one; an unknown id is never taken as proof.
  */
 import { Effect, Exit, Queue } from "effect"
+import type { ErrorCode } from "../services/Errors.js"
 import type { PromptEvent } from "../services/PromptTracker.js"
 
 /** Why the watch of a sent command ended. */
@@ -12,7 +13,7 @@ export type Outcome =
   | { readonly _tag: "Aborted" }
   | { readonly _tag: "Foreign"; readonly detail: string }
   | { readonly _tag: "SessionEnded" }
-  | { readonly _tag: "Lost"; readonly message: string }
+  | { readonly _tag: "Lost"; readonly message: string; readonly code: ErrorCode }
 
 export interface WatchState {
   /** The prompt the command was typed at (Submission.promptId). */
@@ -54,7 +55,7 @@ export const step = (state: WatchState, event: PromptEvent): WatchState | Outcom
     case "SessionEnded":
       return { _tag: "SessionEnded" }
     case "Lost":
-      return { _tag: "Lost", message: event.message }
+      return { _tag: "Lost", message: event.message, code: event.code }
   }
 }
 
@@ -77,7 +78,9 @@ export const correlate = (events: Queue.Dequeue<PromptEvent>, ours: string | nul
     let state: WatchState = { ours, started: false }
     for (;;) {
       const taken = yield* Effect.exit(Queue.take(events))
-      if (Exit.isFailure(taken)) return { _tag: "Lost", message: "the session's event stream ended" } as const
+      if (Exit.isFailure(taken)) {
+        return { _tag: "Lost", message: "the session's event stream ended", code: "session_lost" } as const
+      }
       const next = step(state, taken.value)
       if (isOutcome(next)) return next
       state = next

@@ -36,9 +36,10 @@ export const MAX_WATCH_HOURS = 6
 
 /**
  * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
- * nothing" codes → `rejected`, sent false. `iterm2_unavailable` → `error`, sent false: the backend
- * could not be reached before sending — unless its cause says `{ sendOutcomeUnknown: true }` (the
- * request left but no reply came). Any other failure, or a defect → `error`, sent true (maybe sent).
+ * nothing" codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
+ * `tmux_unavailable`) → `error`, sent false: the backend could not be reached before sending —
+ * unless its cause says `{ sendOutcomeUnknown: true }` (the request left but no reply came). Any
+ * other failure, or a defect → `error`, sent true (maybe sent).
  */
 const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
@@ -46,6 +47,8 @@ const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "shell_integration_required",
   "not_permitted"
 ])
+
+const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])
 
 const sendOutcomeUnknown = (e: TermPilotError): boolean =>
   typeof e.cause === "object" &&
@@ -56,7 +59,7 @@ const sendOutcomeUnknown = (e: TermPilotError): boolean =>
 const submitFailure = (ctx: R.RequestContext, e: TermPilotError, now: number): CommandResult =>
   REJECTED_CODES.has(e.code)
     ? R.notSent(ctx, "rejected", e.code, e.message, now)
-    : e.code === "iterm2_unavailable" && !sendOutcomeUnknown(e)
+    : UNREACHABLE_CODES.has(e.code) && !sendOutcomeUnknown(e)
       ? R.notSent(ctx, "error", e.code, e.message, now)
       : R.maybeSent(ctx, e.code, e.message, now)
 
@@ -168,7 +171,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
           case "Lost":
             return R.sentError(
               ctx,
-              "iterm2_unavailable",
+              o.code,
               `Lost the connection to the terminal while waiting (${o.message}); the command may still be running. Read the terminal once it is reachable again.`,
               now
             )

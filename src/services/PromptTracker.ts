@@ -4,15 +4,18 @@
  * event can be missed.
  */
 import { Context, type Effect, type Queue, type Scope } from "effect"
-import type { TermPilotError } from "./Errors.js"
+import type { ErrorCode, TermPilotError } from "./Errors.js"
 
 export type PromptEvent =
   | { readonly _tag: "CommandStart"; readonly promptId: string | null; readonly command: string | null }
   | { readonly _tag: "CommandEnd"; readonly promptId: string | null; readonly exitCode: number }
   | { readonly _tag: "Prompt"; readonly promptId: string | null }
   | { readonly _tag: "SessionEnded" }
-  /** The backend connection dropped: events may have been missed; the outcome is unknown. */
-  | { readonly _tag: "Lost"; readonly message: string }
+  /**
+   * The backend connection dropped: events may have been missed; the outcome is unknown. `code`
+   * is the backend's unavailable code (`iterm2_unavailable`, `tmux_unavailable`).
+   */
+  | { readonly _tag: "Lost"; readonly message: string; readonly code: ErrorCode }
 
 export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
   PromptTracker,

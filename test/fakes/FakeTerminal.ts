@@ -6,7 +6,7 @@
  */
 import { Context, Effect, Layer, Option, PubSub, Ref, Stream, SubscriptionRef } from "effect"
 import { boundTail } from "../../src/domain/TextBounds.js"
-import { fail, type TermPilotError } from "../../src/services/Errors.js"
+import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
   type BoundedText,
@@ -63,8 +63,8 @@ export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
     readonly failNext: (method: FaultyMethod, fault: Fault) => Effect.Effect<void>
     /** Remove the session and tell its watchers it ended. */
     readonly closeSession: (sessionId: string) => Effect.Effect<void>
-    /** The backend connection dropped: every watcher gets a Lost event. */
-    readonly loseConnection: (message: string) => Effect.Effect<void>
+    /** The backend connection dropped: every watcher gets a Lost event (iTerm2's code by default). */
+    readonly loseConnection: (message: string, code?: ErrorCode) => Effect.Effect<void>
     /** Open PromptTracker subscriptions on the session. */
     readonly watchers: (sessionId: string) => Effect.Effect<number>
     readonly outputRequests: Effect.Effect<ReadonlyArray<OutputRequest>>
@@ -278,9 +278,9 @@ const make = Effect.gen(function* () {
           return next
         })
       }),
-    loseConnection: (message) =>
+    loseConnection: (message, code = "iterm2_unavailable") =>
       Effect.gen(function* () {
-        for (const id of (yield* Ref.get(sessions)).keys()) yield* publish(id, { _tag: "Lost", message })
+        for (const id of (yield* Ref.get(sessions)).keys()) yield* publish(id, { _tag: "Lost", message, code })
       }),
     watchers: (sessionId) => Effect.map(Ref.get(sessions), (map) => map.get(sessionId)?.watchers ?? 0),
     outputRequests: Ref.get(outputRequests)

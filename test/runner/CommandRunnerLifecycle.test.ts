@@ -43,6 +43,21 @@ describe("CommandRunner: what happens to a sent command", () => {
     )
   )
 
+  it.effect("a lost tmux server is reported with tmux's code, not iTerm2's", () =>
+    inWorld(
+      Effect.gen(function* () {
+        const runner = yield* CommandRunner
+        const fake = yield* FakeTerminalDriver
+        yield* fake.addSession("s1", { promptId: "p1" })
+        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 5")))
+        yield* fake.awaitSent(1)
+        yield* fake.loseConnection("server went away", "tmux_unavailable")
+        const result = yield* Fiber.join(fiber)
+        expect(result).toMatchObject({ status: "error", sent: true, error_code: "tmux_unavailable" })
+      })
+    )
+  )
+
   it.effect("a CommandStart of another prompt is not taken as ours", () =>
     inWorld(
       Effect.gen(function* () {

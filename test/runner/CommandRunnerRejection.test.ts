@@ -146,6 +146,20 @@ describe("CommandRunner: nothing is sent unless the session is verified ready", 
     )
   )
 
+  it.effect("an unreachable tmux server before sending is error with sent false too", () =>
+    inWorld(
+      Effect.gen(function* () {
+        const runner = yield* CommandRunner
+        const fake = yield* FakeTerminalDriver
+        yield* fake.addSession("s1")
+        yield* fake.failNext("submit", { error: fail("tmux_unavailable", "No tmux server is running.") })
+        const result = yield* runner.run(request("s1", "ls"))
+        expect(result).toMatchObject({ status: "error", sent: false, error_code: "tmux_unavailable" })
+        expect(yield* fake.ledger).toEqual([])
+      })
+    )
+  )
+
   it.effect("an unavailable backend whose send outcome is unknown is reported as sent", () =>
     inWorld(
       Effect.gen(function* () {

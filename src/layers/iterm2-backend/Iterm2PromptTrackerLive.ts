@@ -13,7 +13,11 @@ import { callFor, exactSessionId } from "./Iterm2Calls.js"
 /** The PromptEvent an iTerm2 event means for `sessionId`, if any. */
 export const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined => {
   if (event._tag === "Disconnected") {
-    return { _tag: "Lost", message: "The connection to iTerm2 dropped while waiting for the command." }
+    return {
+      _tag: "Lost",
+      message: "The connection to iTerm2 dropped while waiting for the command.",
+      code: "iterm2_unavailable"
+    }
   }
   const n = event.notification
   if (n.terminate_session_notification?.session_id === sessionId) return { _tag: "SessionEnded" }
