@@ -280,7 +280,8 @@ const make = Effect.gen(function* () {
       }),
     loseConnection: (message, code = "iterm2_unavailable") =>
       Effect.gen(function* () {
-        for (const id of (yield* Ref.get(sessions)).keys()) yield* publish(id, { _tag: "Lost", message, code })
+        for (const id of (yield* Ref.get(sessions)).keys())
+          yield* publish(id, { _tag: "Lost", message, code })
       }),
     watchers: (sessionId) => Effect.map(Ref.get(sessions), (map) => map.get(sessionId)?.watchers ?? 0),
     outputRequests: Ref.get(outputRequests)

@@ -95,7 +95,8 @@ export class PaneTable {
 
   /** The server or its clients went away: every watcher learns it. */
   lose(message: string): void {
-    for (const entry of this.entries.values()) this.offer(entry, { _tag: "Lost", message, code: "tmux_unavailable" })
+    for (const entry of this.entries.values())
+      this.offer(entry, { _tag: "Lost", message, code: "tmux_unavailable" })
   }
 
   private offer(entry: PaneEntry, event: PromptEvent): void {
