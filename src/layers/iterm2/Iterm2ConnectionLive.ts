@@ -1,7 +1,8 @@
 /**
  * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
  * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
- * notifications out to every `events` subscriber, and serialises transactions.
+ * notifications out to every `events` subscriber, and serialises transactions. A connection on
+ * which a request timed out, with no reply since, is replaced by the next call.
  */
 import { Effect, Layer, Option, PubSub, Redacted, Ref } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
@@ -86,7 +87,12 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     const connection: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
       Effect.gen(function* () {
         const existing = yield* Ref.get(current)
-        if (existing?.isOpen()) return existing
+        if (existing?.isOpen() && !existing.isSuspect()) return existing
+        // A request timed out and nothing has come back since: do not queue behind it again.
+        if (existing?.isSuspect()) {
+          yield* Effect.logDebug("iTerm2 left a request unanswered; reconnecting")
+          yield* existing.close
+        }
         const fresh = yield* connect
         yield* Ref.set(current, fresh)
         return fresh
