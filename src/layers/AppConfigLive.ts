@@ -1,11 +1,16 @@
 /**
  * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
- * TERMPILOT_READ_ONLY) and of the optional JSON config file.
+ * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS) and of the optional JSON config file.
  */
 import { homedir } from "node:os"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
-import { resolveAuditPath, resolveConfigPaths } from "../domain/ConfigFile.js"
+import {
+  MAX_TOOL_DEADLINE_MS,
+  MIN_TOOL_DEADLINE_MS,
+  resolveAuditPath,
+  resolveConfigPaths
+} from "../domain/ConfigFile.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { loadConfigFile } from "./ConfigFileLive.js"
 import { iterm2SocketPath } from "./iterm2/SocketPath.js"
@@ -51,6 +56,15 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
       const readOnlyEnv = yield* Config.boolean("TERMPILOT_READ_ONLY").pipe(Config.withDefault(false))
       const loaded = yield* loadConfigFile(resolveConfigPaths(env, process.platform))
       const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
+      const deadlineEnv = yield* Config.option(
+        Config.integer("TERMPILOT_TOOL_DEADLINE_MS").pipe(
+          Config.validate({
+            message: `TERMPILOT_TOOL_DEADLINE_MS must be a number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`,
+            validation: (n) => n >= MIN_TOOL_DEADLINE_MS && n <= MAX_TOOL_DEADLINE_MS
+          })
+        )
+      )
+      const toolDeadlineMs = Option.getOrElse(deadlineEnv, () => loaded.config.toolDeadlineMs)
       return {
         iterm2: {
           socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),
@@ -61,7 +75,7 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           requestTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS", 10_000),
           connectTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS", 5_000)
         },
-        settings: { ...loaded.config, readOnly },
+        settings: { ...loaded.config, readOnly, toolDeadlineMs },
         configPath: loaded.path,
         auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)
       }

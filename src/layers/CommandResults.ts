@@ -11,6 +11,8 @@ export interface RequestContext {
   readonly request: RunRequest
   readonly requestId: string
   readonly startedMs: number
+  /** How long the pre-send phase may take (the call deadline, ToolSettings.deadlineMs). */
+  readonly deadlineMs: number
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()

@@ -2,7 +2,8 @@
  * CommandRunnerLive — the backend-independent run_command protocol over Terminal and PromptTracker:
  * re-validate, claim the session (one command in flight), watch before sending, submit, then
  * correlate and read the bounded output in a background fiber owned by this layer's scope, so a
- * timed-out wait keeps being watched and get_command_result can pick the outcome up later.
+ * timed-out wait keeps being watched and get_command_result can pick the outcome up later. The
+ * pre-send phase is held to the call deadline: past it, nothing is sent and the result says so.
  */
 import { randomBytes } from "node:crypto"
 import {
@@ -12,6 +13,7 @@ import {
   Duration,
   Effect,
   Exit,
+  Fiber,
   FiberSet,
   HashMap,
   Layer,
@@ -22,9 +24,10 @@ import {
 } from "effect"
 import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
 import { type CommandResult, CommandRunner, type RunRequest } from "../services/CommandRunner.js"
-import { type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
+import { deadlineExceeded, type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
 import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
@@ -108,11 +111,21 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       })
     const release = (sessionId: string) => Ref.update(inFlight, HashMap.remove(sessionId))
 
-    /** Watch (subscribe first), then submit. Uninterruptible: a send is never left half-known. */
+    const pastDeadline = (ctx: R.RequestContext): Effect.Effect<SendPhase> =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const e = deadlineExceeded(ctx.deadlineMs, "nothing was sent")
+        return { _tag: "Final", result: R.notSent(ctx, "error", e.code, e.message, now) } as const
+      })
+
+    /**
+     * Watch (subscribe first), then submit. Run uninterruptibly (see boundedSendPhase): only the
+     * watch, and what a backend marks interruptible in `submit` before its text may leave, can be cut
+     * short, so an interruption means nothing was sent and a send is never left half-known.
+     */
     const sendPhase = (ctx: R.RequestContext): Effect.Effect<SendPhase, never, Scope.Scope> =>
       Effect.gen(function* () {
         const { sessionId, command } = ctx.request
-        const watched = yield* Effect.either(tracker.watch(sessionId))
+        const watched = yield* Effect.either(Effect.interruptible(tracker.watch(sessionId)))
         if (watched._tag === "Left") {
           const e = watched.left
           const status = REJECTED_CODES.has(e.code) ? "rejected" : "error"
@@ -123,6 +136,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
         if (Exit.isSuccess(submitted)) {
           return { _tag: "Sent", promptId: submitted.value.promptId, events: watched.right } as const
         }
+        if (Exit.isInterrupted(submitted)) return yield* pastDeadline(ctx)
         const now = yield* Clock.currentTimeMillis
         const failure = Cause.failureOption(submitted.cause)
         if (Option.isNone(failure)) {
@@ -133,7 +147,30 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
           } as const
         }
         return { _tag: "Final", result: submitFailure(ctx, failure.value, now) } as const
-      }).pipe(Effect.uninterruptible)
+      })
+
+    /**
+     * The send phase in its own fiber, forked uninterruptible (so its end never turns into an
+     * interruption and a finished send is never lost). At the deadline it is interrupted and its exit
+     * awaited: its interruptible parts stop at once, a send already under way finishes and stands.
+     */
+    const boundedSendPhase = (ctx: R.RequestContext): Effect.Effect<SendPhase, never, Scope.Scope> =>
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(sendPhase(ctx))
+          const early = yield* Effect.interruptible(Fiber.await(fiber)).pipe(
+            Effect.timeoutOption(Duration.millis(ctx.deadlineMs))
+          )
+          const exit = Option.isSome(early) ? early.value : yield* Fiber.interrupt(fiber)
+          if (Exit.isSuccess(exit)) return exit.value
+          if (Exit.isInterrupted(exit)) return yield* pastDeadline(ctx)
+          // Only the watch can die here (a failed submit is a result): nothing was sent.
+          yield* Effect.logError("run_command send phase died", exit.cause)
+          const now = yield* Clock.currentTimeMillis
+          const result = R.notSent(ctx, "error", "internal_error", "unexpected failure", now)
+          return { _tag: "Final", result } as const
+        })
+      )
 
     /** The final result for an outcome, reading the command's own bounded output when it ended. */
     const conclude = (ctx: R.RequestContext, outcome: Option.Option<Outcome>) =>
@@ -184,7 +221,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       let sent = false
       const watched = Effect.scoped(
         Effect.gen(function* () {
-          const phase = yield* sendPhase(ctx)
+          const phase = yield* boundedSendPhase(ctx)
           if (phase._tag === "Final") return { result: phase.result, recorded: false }
           sent = true
           const snapshot = R.submitted(ctx)
@@ -236,7 +273,8 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       const ctx: R.RequestContext = {
         request,
         requestId: newRequestId(),
-        startedMs: yield* Clock.currentTimeMillis
+        startedMs: yield* Clock.currentTimeMillis,
+        deadlineMs: (yield* currentToolSettings).deadlineMs
       }
       const afterSend = yield* Deferred.make<CommandResult>()
       const done = yield* Deferred.make<CommandResult>()

@@ -1,14 +1,16 @@
 /**
  * The one adapter from a Tool to an MCP `CallToolResult`: decode the arguments (a failure is an
  * `invalid_request` tool error and nothing else runs), run the handler, encode the output.
- * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr).
+ * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr). A
+ * call answers by its deadline (`deadline_exceeded`), whatever the backend is doing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Option, ParseResult, Schema } from "effect"
+import { Cause, Duration, Effect, Option, ParseResult, Schema } from "effect"
 import { AuditEvent, AuditLog } from "../services/AuditLog.js"
 import type { CommandResult } from "../services/CommandRunner.js"
-import { ErrorCode, fail } from "../services/Errors.js"
+import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { Terminal } from "../services/Terminal.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
 import { NOT_A_KNOWN_ARGUMENT } from "./Fields.js"
 import type { Tool, ToolServices } from "./Tool.js"
 
@@ -76,6 +78,27 @@ const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O
     Option.isNone(log) ? Effect.void : Effect.flatMap(auditEvent(tool, input, output), log.value.record)
   )
 
+/**
+ * The handler, answered by the deadline: past it the call fails with `deadline_exceeded` at once and
+ * the abandoned work is interrupted in the background (a backend request still in flight may take
+ * until its own timeout to let go). Tools with `deadline: "self"` bound themselves.
+ */
+const withinDeadline = <I, IE, O, OE>(
+  tool: Tool<I, IE, O, OE>,
+  handler: Effect.Effect<O, TermPilotError, ToolServices>
+): Effect.Effect<O, TermPilotError, ToolServices> =>
+  tool.deadline === "self"
+    ? handler
+    : Effect.flatMap(currentToolSettings, ({ deadlineMs }) =>
+        handler.pipe(
+          Effect.disconnect,
+          Effect.timeoutFail({
+            duration: Duration.millis(deadlineMs),
+            onTimeout: () => deadlineExceeded(deadlineMs, "nothing was sent")
+          })
+        )
+      )
+
 const decodeOptions = { onExcessProperty: "error", errors: "first" } as const
 
 /** Run one tool call to completion. Never fails: every outcome is a CallToolResult. */
@@ -89,7 +112,7 @@ export const callTool = <I, IE, O, OE>(
   )(args ?? {}).pipe(
     Effect.mapError((error) => fail("invalid_request", describeParseError(error))),
     Effect.flatMap((input) =>
-      tool.handler(input).pipe(Effect.tap((output) => recordAudit(tool, input, output)))
+      withinDeadline(tool, tool.handler(input)).pipe(Effect.tap((output) => recordAudit(tool, input, output)))
     ),
     Effect.flatMap((output) =>
       Schema.encode(tool.output)(output).pipe(

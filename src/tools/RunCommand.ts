@@ -66,6 +66,7 @@ export const runCommand = defineTool({
   input: RunCommandInput,
   output: ObservedCommandResult,
   audit: "command",
+  deadline: "self",
   handler: Effect.fn("run_command")(function* (input) {
     const runner = yield* CommandRunner
     const result = yield* runner.run({

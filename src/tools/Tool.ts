@@ -45,6 +45,12 @@ export interface Tool<I, IE, O, OE> {
    * or, by default, "read" (the size and digest of what the model was shown).
    */
   readonly audit?: "read" | "command"
+  /**
+   * How the call deadline (ToolSettings.deadlineMs) applies: by default ("call") to the whole call;
+   * "self" when the tool bounds itself (run_command: the runner holds its pre-send phase to the
+   * deadline, then `timeout_seconds` governs; get_command_result: its `wait_seconds`).
+   */
+  readonly deadline?: "call" | "self"
   /** Whether a successful output still reports a tool error (`isError: true`), e.g. a rejection. */
   readonly isErrorOutput?: (output: O) => boolean
 }

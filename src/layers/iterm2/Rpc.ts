@@ -1,7 +1,7 @@
 /**
  * Rpc — one live WebSocket to iTerm2: frames requests with ids, correlates replies by id (in any
  * order), hands id-less notifications to a sink, and on a dropped socket fails every in-flight
- * call with `disconnected` exactly once. A request that timed out makes the connection suspect
+ * call with `disconnected` exactly once. A request left unanswered makes the connection suspect
  * (iTerm2 may have lost it, or may still act on it late): the owner replaces a suspect connection.
  */
 import { Deferred, Duration, Effect, Exit } from "effect"
@@ -19,7 +19,10 @@ import type { OpenSocket } from "./Handshake.js"
 export interface RpcConnection {
   readonly protocolVersion: readonly [number, number]
   readonly isOpen: () => boolean
-  /** A request timed out and no reply of any kind has arrived since: iTerm2 may not be answering. */
+  /**
+   * A request was left without a reply (timed out or abandoned) and no reply of any kind has
+   * arrived since: iTerm2 may not be answering on this connection.
+   */
   readonly isSuspect: () => boolean
   /** Send one request and await its reply (validated: no `error`, the matching submessage). */
   readonly call: (request: ClientRequest, timeoutMs: number) => Effect.Effect<ServerResponse, Iterm2Error>
@@ -157,12 +160,12 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
               message: `iTerm2 did not answer ${kind ?? "a request"} within ${timeoutMs} ms.`
             })
         }),
-        Effect.tapError((error) =>
+        // Still pending here means abandoned (timed out, or the caller gave up): no reply yet.
+        Effect.ensuring(
           Effect.sync(() => {
-            if (error.reason === "timeout") suspect = true
+            if (pending.delete(id)) suspect = true
           })
-        ),
-        Effect.ensuring(Effect.sync(() => pending.delete(id)))
+        )
       )
       return yield* validateReply(kind, reply)
     })

@@ -284,9 +284,9 @@ export class FakeIterm2Server {
       if ("error" in fault) return reply({ error: fault.error })
       if ("emptyReply" in fault) return reply(undefined)
       await delay(fault.delayMs)
-      // A connection that closed meanwhile is gone, and with it what it asked for (iTerm2 does
-      // not open a transaction for a client that has left).
-      if (conn.closed) return
+      // What iTerm2 already received it still carries out (a late SendText types), but it does not
+      // open a transaction for a client that has left.
+      if (conn.closed && kind === "transaction_request") return
     }
     if (this.options.handler.handlesTransactions !== true) {
       // While another connection holds a transaction, iTerm2 runs only that connection's requests.
