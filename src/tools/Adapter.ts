@@ -57,25 +57,32 @@ const sessionLabels = (sessionId: string) =>
     Effect.orElseSucceed((): ReadonlyArray<string> => [])
   )
 
-const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) => {
+const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) => {
   if (tool.audit === "command") {
     const result = output as unknown as CommandResult
     const name = tool.name === "get_command_result" ? "get_command_result" : "run_command"
     return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
   }
   const target = (input as { readonly session_id?: unknown }).session_id
+  const sessionId = typeof target === "string" ? target : null
   return Effect.succeed(
-    AuditEvent.read(tool.name, typeof target === "string" ? target : null, JSON.stringify(output))
+    tool.returnedText === undefined
+      ? AuditEvent.read(tool.name, sessionId, jsonText, "json_text")
+      : AuditEvent.read(tool.name, sessionId, tool.returnedText(output), "content")
   )
 }
 
 /**
  * Appends the call to the audit trail. `record` only queues the line (a background writer does the
- * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT.
+ * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT. The digests are
+ * of text exactly as returned: read_terminal's `content`, a command's `output` (after hygiene and
+ * redaction), or else the JSON text block the client received.
  */
-const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) =>
+const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) =>
   Effect.flatMap(Effect.serviceOption(AuditLog), (log) =>
-    Option.isNone(log) ? Effect.void : Effect.flatMap(auditEvent(tool, input, output), log.value.record)
+    Option.isNone(log)
+      ? Effect.void
+      : Effect.flatMap(auditEvent(tool, input, output, jsonText), log.value.record)
   )
 
 /**
@@ -112,20 +119,23 @@ export const callTool = <I, IE, O, OE>(
   )(args ?? {}).pipe(
     Effect.mapError((error) => fail("invalid_request", describeParseError(error))),
     Effect.flatMap((input) =>
-      withinDeadline(tool, tool.handler(input)).pipe(Effect.tap((output) => recordAudit(tool, input, output)))
-    ),
-    Effect.flatMap((output) =>
-      Schema.encode(tool.output)(output).pipe(
-        Effect.orDie,
-        Effect.map(
-          (encoded): CallToolResult => ({
-            isError: tool.isErrorOutput?.(output) ?? false,
-            content: [
-              { type: "text", text: tool.summary(output) },
-              { type: "text", text: JSON.stringify(encoded) }
-            ],
-            structuredContent: encoded as Record<string, unknown>
-          })
+      withinDeadline(tool, tool.handler(input)).pipe(
+        Effect.flatMap((output) =>
+          Schema.encode(tool.output)(output).pipe(
+            Effect.orDie,
+            Effect.flatMap((encoded) => {
+              const jsonText = JSON.stringify(encoded)
+              const result: CallToolResult = {
+                isError: tool.isErrorOutput?.(output) ?? false,
+                content: [
+                  { type: "text", text: tool.summary(output) },
+                  { type: "text", text: jsonText }
+                ],
+                structuredContent: encoded as Record<string, unknown>
+              }
+              return Effect.as(recordAudit(tool, input, output, jsonText), result)
+            })
+          )
         )
       )
     ),
