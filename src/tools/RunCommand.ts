@@ -18,7 +18,7 @@ export const RunCommandInput = Schema.Struct({
     "Exact session_id from list_sessions or get_current_session; never a title or a guess."
   ),
   command: commandField(
-    "The exact single-line shell command the user asked for (at most 8192 characters; no control characters)."
+    "The exact single-line shell command the user asked for (at most 8192 characters; no control, invisible or look-alike characters)."
   ),
   wait_for_completion: booleanField(
     "wait_for_completion",
