@@ -123,7 +123,12 @@ describe("AuditLogLive", () => {
         returned_chars: 15,
         returned_sha256: sha256(screen)
       })
-      expect(list).toMatchObject({ session_id: null, digest_of: "json_text", returned_chars: 2, returned_sha256: sha256("[]") })
+      expect(list).toMatchObject({
+        session_id: null,
+        digest_of: "json_text",
+        returned_chars: 2,
+        returned_sha256: sha256("[]")
+      })
       expect(get).toMatchObject({
         status: "timed_out",
         output_chars: null,
@@ -249,7 +254,11 @@ describe("AuditLogLive", () => {
       const outcome = yield* withAudit(live({ path, maxBytes: 4096 }), (audit) =>
         Effect.forEach(
           [1, 2, 3],
-          () => Effect.zipRight(audit.record(AuditEvent.read("t", null, "x", "content")), Effect.sleep("30 millis")),
+          () =>
+            Effect.zipRight(
+              audit.record(AuditEvent.read("t", null, "x", "content")),
+              Effect.sleep("30 millis")
+            ),
           {
             discard: true
           }
@@ -280,9 +289,13 @@ describe("AuditLogLive", () => {
         drainTimeout: "50 millis"
       })
       const recorded = yield* Effect.flatMap(AuditLog, (audit) =>
-        Effect.forEach(Array.from({ length: 50 }), () => audit.record(AuditEvent.read("t", null, "x", "content")), {
-          discard: true
-        })
+        Effect.forEach(
+          Array.from({ length: 50 }),
+          () => audit.record(AuditEvent.read("t", null, "x", "content")),
+          {
+            discard: true
+          }
+        )
       ).pipe(
         Effect.provide(layer),
         Effect.provide(stuck),
@@ -299,9 +312,13 @@ describe("AuditLogLive", () => {
     Effect.gen(function* () {
       const path = join(tempDir(), "audit.jsonl")
       yield* withAudit(live({ path, maxBytes: 1 << 20, queueCapacity: 2 }), (audit) =>
-        Effect.forEach(Array.from({ length: 40 }), () => audit.record(AuditEvent.read("t", null, "x", "content")), {
-          discard: true
-        })
+        Effect.forEach(
+          Array.from({ length: 40 }),
+          () => audit.record(AuditEvent.read("t", null, "x", "content")),
+          {
+            discard: true
+          }
+        )
       ).pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
       const lines = readLines(path)
       const reads = lines.filter((l) => l.kind === "read").length
