@@ -4,41 +4,13 @@
  * timed out with nothing heard since, the next call reconnects instead of queueing behind it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, TestClock } from "effect"
-import { afterEach } from "vitest"
-import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
-import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
-import { echoHandler, liveLayer, settingsFor } from "./helpers.js"
+import { Effect, Fiber, TestClock } from "effect"
+import { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
+import type { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
+import { failureOf, fakeStarter, getProperty, withLive } from "./helpers.js"
 
-const fakes: Array<FakeIterm2Server> = []
-const startFake = () =>
-  Effect.promise(async () => {
-    const fake = await FakeIterm2Server.start({ handler: echoHandler, allowAll: true })
-    fakes.push(fake)
-    return fake
-  })
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((fake) => fake.close()))
-})
-
-const withLive =
-  (fake: FakeIterm2Server) =>
-  <A, E>(effect: Effect.Effect<A, E, Iterm2Connection>) =>
-    Effect.provide(effect, liveLayer(settingsFor(fake.socketPath, fake.dir, { requestTimeoutMs: 5_000 })))
-
-const getProperty = (name: string, timeoutMs?: number) =>
-  Effect.flatMap(Iterm2Connection, (c) =>
-    c.call(
-      { get_property_request: { session_id: "s", name } },
-      timeoutMs === undefined ? undefined : { timeoutMs }
-    )
-  ).pipe(Effect.map((r) => r.get_property_response?.json_value))
-
-const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
-  if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail")
-    throw new Error(`expected a typed failure: ${String(exit)}`)
-  return exit.cause.error
-}
+const startFake = fakeStarter()
+const withFiveSecondTimeout = (fake: FakeIterm2Server) => withLive(fake, 5_000)
 
 const sleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
@@ -46,7 +18,7 @@ describe("request timeouts in uninterruptible regions (TestClock)", () => {
   it.effect("a call from an uninterruptible region fails at its timeout", () =>
     Effect.gen(function* () {
       const fake = yield* startFake()
-      yield* withLive(fake)(
+      yield* withFiveSecondTimeout(fake)(
         Effect.gen(function* () {
           yield* getProperty("connect")
           fake.faultNext({ neverReply: true })
@@ -63,7 +35,7 @@ describe("request timeouts in uninterruptible regions (TestClock)", () => {
   it.effect("a transaction whose begin is never answered fails at the request timeout", () =>
     Effect.gen(function* () {
       const fake = yield* startFake()
-      yield* withLive(fake)(
+      yield* withFiveSecondTimeout(fake)(
         Effect.gen(function* () {
           const conn = yield* Iterm2Connection
           yield* getProperty("connect")
@@ -88,7 +60,7 @@ describe("a suspect connection", () => {
   it.live("after a request timed out and nothing came back, the next call goes over a new connection", () =>
     Effect.gen(function* () {
       const fake = yield* startFake()
-      yield* withLive(fake)(
+      yield* withFiveSecondTimeout(fake)(
         Effect.gen(function* () {
           expect(yield* getProperty("first")).toBe('"first"')
           fake.faultNext({ neverReply: true })
@@ -103,7 +75,7 @@ describe("a suspect connection", () => {
   it.live("a late reply clears the suspicion: iTerm2 answers, so the connection is kept", () =>
     Effect.gen(function* () {
       const fake = yield* startFake()
-      yield* withLive(fake)(
+      yield* withFiveSecondTimeout(fake)(
         Effect.gen(function* () {
           expect(yield* getProperty("first")).toBe('"first"')
           fake.faultNext({ delayMs: 200 })
