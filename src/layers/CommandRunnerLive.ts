@@ -24,7 +24,7 @@ import {
 } from "effect"
 import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
 import { type CommandResult, CommandRunner, type RunRequest } from "../services/CommandRunner.js"
-import { deadlineExceeded, type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
+import { deadlineExceeded, fail } from "../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
@@ -36,32 +36,6 @@ import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
 export const MAX_OUTPUT_LINES = 2000
 /** How long a sent command is watched at most, whoever is waiting for it. */
 export const MAX_WATCH_HOURS = 6
-
-/**
- * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
- * nothing" codes → `rejected`, sent false. `iterm2_unavailable` → `error`, sent false: the backend
- * could not be reached before sending — unless its cause says `{ sendOutcomeUnknown: true }` (the
- * request left but no reply came). Any other failure, or a defect → `error`, sent true (maybe sent).
- */
-const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
-  "session_not_found",
-  "session_not_ready",
-  "shell_integration_required",
-  "not_permitted"
-])
-
-const sendOutcomeUnknown = (e: TermPilotError): boolean =>
-  typeof e.cause === "object" &&
-  e.cause !== null &&
-  "sendOutcomeUnknown" in e.cause &&
-  e.cause.sendOutcomeUnknown === true
-
-const submitFailure = (ctx: R.RequestContext, e: TermPilotError, now: number): CommandResult =>
-  REJECTED_CODES.has(e.code)
-    ? R.notSent(ctx, "rejected", e.code, e.message, now)
-    : e.code === "iterm2_unavailable" && !sendOutcomeUnknown(e)
-      ? R.notSent(ctx, "error", e.code, e.message, now)
-      : R.maybeSent(ctx, e.code, e.message, now)
 
 export interface CommandRunnerOptions {
   readonly registryCapacity?: number
@@ -128,7 +102,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
         const watched = yield* Effect.either(Effect.interruptible(tracker.watch(sessionId)))
         if (watched._tag === "Left") {
           const e = watched.left
-          const status = REJECTED_CODES.has(e.code) ? "rejected" : "error"
+          const status = R.REJECTED_CODES.has(e.code) ? "rejected" : "error"
           const now = yield* Clock.currentTimeMillis
           return { _tag: "Final", result: R.notSent(ctx, status, e.code, e.message, now) } as const
         }
@@ -146,7 +120,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
             result: R.maybeSent(ctx, "internal_error", "unexpected failure", now)
           } as const
         }
-        return { _tag: "Final", result: submitFailure(ctx, failure.value, now) } as const
+        return { _tag: "Final", result: R.submitFailure(ctx, failure.value, now) } as const
       })
 
     /**
