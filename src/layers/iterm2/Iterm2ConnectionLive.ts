@@ -2,7 +2,7 @@
  * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
  * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
  * notifications out to every `events` subscriber, and serialises transactions. A connection on
- * which a request timed out, with no reply since, is replaced by the next call.
+ * which a request was left unanswered, with no reply since, is replaced by the next call.
  */
 import { Effect, Layer, Option, PubSub, Redacted, Ref } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
