@@ -10,6 +10,7 @@ import { AppConfig } from "../services/AppConfig.js"
 import { chatgptCommand, exitCodeOnCliExit } from "./chatgpt/ChatgptCommand.js"
 import { doctorCommand } from "./DoctorCommand.js"
 import { serveStdio } from "./Serve.js"
+import { shellIntegrationCommand } from "./ShellIntegrationCommand.js"
 
 const readOnly = Options.boolean("read-only").pipe(
   Options.withDescription(
@@ -29,7 +30,7 @@ const serve = Command.make("serve", { readOnly }, runServer).pipe(
 )
 
 /** Every subcommand of `termpilot`; one line per subcommand. */
-export const subcommands = [serve, doctorCommand, chatgptCommand] as const
+export const subcommands = [serve, doctorCommand, chatgptCommand, shellIntegrationCommand] as const
 
 export const termpilot = Command.make("termpilot", { readOnly }, runServer).pipe(
   Command.withDescription(

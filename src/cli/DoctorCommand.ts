@@ -1,32 +1,71 @@
 /**
- * `termpilot doctor`: read-only checks of the terminal side — iTerm2's API socket, the handshake
- * and authentication, the sessions, shell integration per session — each with a remedy.
+ * `termpilot doctor`: read-only checks of the terminal side, for each enabled backend — iTerm2's
+ * API socket, the handshake and authentication, the sessions, shell integration per session; tmux
+ * found, its servers, a control client attaching, shell integration per pane — each with a remedy.
+ * With automatic backends a backend that is not there is skipped; finding none at all fails.
  * `--json` prints the structured report; the exit code is 1 when a check failed.
  */
 import { Command, Options } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { passed, renderChecks } from "../domain/HealthCheck.js"
+import { type Check, check, passed, renderChecks } from "../domain/HealthCheck.js"
 import { AppConfigLive } from "../layers/AppConfigLive.js"
 import { BackendLive } from "../layers/BackendLive.js"
 import { terminalDoctor } from "../layers/iterm2-backend/Iterm2Doctor.js"
+import { tmuxDoctor } from "../layers/TmuxDoctor.js"
+import { AppConfig } from "../services/AppConfig.js"
 import { EXIT_FAILED, emit } from "./chatgpt/Outcome.js"
 
-const LABELS = {
+const LABELS: Readonly<Record<string, string>> = {
   iterm2_socket: "iTerm2 API socket",
   iterm2_connection: "iTerm2 connection",
   sessions: "sessions",
-  shell_integration: "shell integration"
-} as const
+  shell_integration: "shell integration",
+  tmux: "tmux",
+  tmux_servers: "tmux servers",
+  tmux_control: "tmux control client",
+  tmux_shell_integration: "tmux shell integration",
+  backends: "terminal backends"
+}
 
 const DoctorLive = Layer.mergeAll(BackendLive, NodeContext.layer).pipe(Layer.provideMerge(AppConfigLive))
 
+/** With automatic backends, iTerm2 without its socket is simply not used: skipped, not failed. */
+const iterm2Checks = (auto: boolean) =>
+  Effect.map(terminalDoctor, (checks): ReadonlyArray<Check> => {
+    const [socket] = checks
+    if (!auto || socket === undefined || socket.status !== "failed" || socket.name !== "iterm2_socket") {
+      return checks
+    }
+    return checks.map((c, i) =>
+      i === 0 ? check(c.name, "skipped", `${c.detail}: iTerm2 is not used (backends: auto)`) : c
+    )
+  })
+
+const found = (checks: ReadonlyArray<Check>) =>
+  checks.some((c) => (c.name === "iterm2_socket" || c.name === "tmux_servers") && c.status === "ok")
+
 export const doctorProgram = Effect.gen(function* () {
-  const checks = yield* terminalDoctor
+  const { backends, tmux } = yield* AppConfig
+  const auto = backends.mode === "auto"
+  const checks: Array<Check> = []
+  if (backends.enabled.includes("iterm2")) checks.push(...(yield* iterm2Checks(auto)))
+  if (backends.enabled.includes("tmux")) checks.push(...(yield* tmuxDoctor(tmux, !auto)))
+  if (auto && !found(checks)) {
+    checks.push(
+      check(
+        "backends",
+        "failed",
+        "Neither iTerm2's API nor a tmux server was found, so TermPilot sees no terminal.",
+        ["Start tmux (Linux, or any terminal), or iTerm2 with its Python API enabled (macOS)."]
+      )
+    )
+  }
   const ok = passed(checks)
+  const names = backends.enabled.map((name) => (name === "iterm2" ? "iTerm2" : "tmux")).join(", ")
   return {
     exitCode: ok ? 0 : EXIT_FAILED,
-    out: renderChecks("TermPilot terminal doctor (iTerm2)", checks, (name) => LABELS[name]),
+    out: renderChecks(`TermPilot terminal doctor (${names})`, checks, (name) => LABELS[name] ?? name),
     err: [],
     json: { ok, checks }
   }
@@ -42,6 +81,6 @@ export const doctorCommand = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Check the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration."
+    "Check the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration; tmux, its servers, a control client, shell integration per pane."
   )
 )

@@ -39,6 +39,27 @@ export const RedactionSettings = Schema.Struct({
   enabled: Schema.optionalWith(Schema.Boolean, { default: () => true })
 })
 
+/** A terminal backend TermPilot can speak to. */
+export const BackendName = Schema.Literal("iterm2", "tmux")
+export type BackendName = typeof BackendName.Type
+
+/**
+ * Which backends are used: "auto" (iTerm2 when its API socket exists, tmux when a server answers,
+ * both when both do), or an explicit non-empty list.
+ */
+export const BackendsSetting = Schema.Union(
+  Schema.Literal("auto"),
+  Schema.NonEmptyArray(BackendName).pipe(
+    Schema.filter((names) => new Set(names).size === names.length, { message: () => "lists a backend twice" })
+  )
+)
+export type BackendsSetting = typeof BackendsSetting.Type
+
+export const TmuxFileSettings = Schema.Struct({
+  /** More tmux server sockets to look at, besides the default server. */
+  sockets: Schema.optionalWith(Schema.Array(UserPath), { default: () => [] })
+})
+
 /** The whole file. Every key is optional; the decoded value has every default filled in. */
 export const ConfigFileSchema = Schema.Struct({
   $schema: Schema.optional(Schema.String),
@@ -48,7 +69,9 @@ export const ConfigFileSchema = Schema.Struct({
   audit: Schema.optionalWith(AuditSettings, {
     default: () => ({ enabled: true, maxBytes: DEFAULT_AUDIT_MAX_BYTES })
   }),
-  policy: Schema.optionalWith(PolicyConfig, { default: () => ({}) })
+  policy: Schema.optionalWith(PolicyConfig, { default: () => ({}) }),
+  backends: Schema.optionalWith(BackendsSetting, { default: () => "auto" as const }),
+  tmux: Schema.optionalWith(TmuxFileSettings, { default: () => ({ sockets: [] }) })
 })
 export type TermPilotConfig = typeof ConfigFileSchema.Type
 

@@ -1,10 +1,12 @@
 /**
  * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
- * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS) and of the optional JSON config file.
+ * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR,
+ * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS) and of the optional JSON config file.
  */
 import { homedir } from "node:os"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Option, Redacted } from "effect"
+import { chooseBackends, ownTmuxPane, parseBackendsEnv, tmuxSockets } from "../domain/BackendSelection.js"
 import {
   MAX_TOOL_DEADLINE_MS,
   MIN_TOOL_DEADLINE_MS,
@@ -55,6 +57,18 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
       }
       const readOnlyEnv = yield* Config.boolean("TERMPILOT_READ_ONLY").pipe(Config.withDefault(false))
       const loaded = yield* loadConfigFile(resolveConfigPaths(env, process.platform))
+      const backendsEnv = parseBackendsEnv(Option.getOrUndefined(yield* nonBlank("TERMPILOT_BACKENDS")))
+      if (Either.isLeft(backendsEnv)) {
+        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_BACKENDS"], backendsEnv.left))
+      }
+      const tmuxEnv = {
+        ...env,
+        TMUX: Option.getOrUndefined(yield* nonBlank("TMUX")),
+        TMUX_PANE: Option.getOrUndefined(yield* nonBlank("TMUX_PANE")),
+        TMUX_TMPDIR: Option.getOrUndefined(yield* nonBlank("TMUX_TMPDIR")),
+        TERMPILOT_TMUX_SOCKETS: Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_SOCKETS"))
+      }
+      const uid = typeof process.getuid === "function" ? process.getuid() : 0
       const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
       const deadlineEnv = yield* Config.option(
         Config.integer("TERMPILOT_TOOL_DEADLINE_MS").pipe(
@@ -75,6 +89,13 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           requestTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS", 10_000),
           connectTimeoutMs: yield* positiveMs("TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS", 5_000)
         },
+        tmux: {
+          sockets: tmuxSockets(tmuxEnv, uid, loaded.config.tmux.sockets),
+          tmuxPath: Option.getOrElse(yield* nonBlank("TERMPILOT_TMUX"), () => "tmux"),
+          ownPane: ownTmuxPane(tmuxEnv),
+          commandTimeoutMs: yield* positiveMs("TERMPILOT_TMUX_TIMEOUT_MS", 5_000)
+        },
+        backends: chooseBackends(loaded.config.backends, backendsEnv.right),
         settings: { ...loaded.config, readOnly, toolDeadlineMs },
         configPath: loaded.path,
         auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)

@@ -1,32 +1,62 @@
 /**
- * BackendLive — the terminal backend the MCP tools run on: iTerm2's Terminal (restricted by the
- * configured session policy) and PromptTracker over one Iterm2Connection, with the
- * backend-independent CommandRunner on top.
+ * BackendLive — the terminal backends the MCP tools run on: iTerm2 (over one Iterm2Connection) and
+ * tmux, chosen by the `backends` setting, routed into the one Terminal (restricted by the
+ * configured session policy) and PromptTracker, with the backend-independent CommandRunner on top.
  */
-import { Effect, Layer } from "effect"
+import { existsSync } from "node:fs"
+import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../services/AppConfig.js"
 import type { CommandRunner } from "../services/CommandRunner.js"
+import { fail } from "../services/Errors.js"
 import type { Iterm2Connection } from "../services/Iterm2Connection.js"
+import { PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
+import { type BackendPart, routedTerminal, routedTracker } from "./BackendRouting.js"
 import { CommandRunnerLive } from "./CommandRunnerLive.js"
 import { Iterm2ConnectionLive } from "./iterm2/Iterm2ConnectionLive.js"
 import { Iterm2PromptTrackerLive } from "./iterm2-backend/Iterm2PromptTrackerLive.js"
 import { Iterm2TerminalLive } from "./iterm2-backend/Iterm2TerminalLive.js"
 import { withSessionPolicy } from "./SessionPolicyLive.js"
 
-/** iTerm2's Terminal as the tools see it: hidden sessions absent, read-only mode honoured. */
-const PolicyTerminal = Layer.effect(
-  Terminal,
-  Effect.gen(function* () {
-    const terminal = yield* Terminal
-    const { settings } = yield* AppConfig
-    return withSessionPolicy(terminal, settings.policy, { readOnly: settings.readOnly })
-  })
-).pipe(Layer.provide(Iterm2TerminalLive))
+/** Session ids of the tmux backend start with this; every other id is iTerm2's. */
+export const TMUX_ID_PREFIX = "tmux:"
 
-/** Terminal + CommandRunner (+ the connection itself, for `termpilot doctor`) over iTerm2. */
+const Iterm2Services = Layer.merge(Iterm2TerminalLive, Iterm2PromptTrackerLive)
+
+/** iTerm2 as one routed part; in auto mode it is there when its API socket exists. */
+const iterm2Part = Effect.gen(function* () {
+  const { iterm2, backends } = yield* AppConfig
+  const services = yield* Layer.build(Iterm2Services)
+  const part: BackendPart = {
+    name: "iterm2",
+    owns: (sessionId) => !sessionId.startsWith(TMUX_ID_PREFIX),
+    present:
+      backends.mode === "auto" ? Effect.sync(() => existsSync(iterm2.socketPath)) : Effect.succeed(true),
+    absence: fail(
+      "iterm2_unavailable",
+      `iTerm2 is not running or its Python API is off (no API socket at ${iterm2.socketPath}).`
+    ),
+    terminal: Context.get(services, Terminal),
+    tracker: Context.get(services, PromptTracker)
+  }
+  return part
+})
+
+/** The enabled backends, routed, with the session policy applied once on top. */
+const Routed = Layer.scopedContext(
+  Effect.gen(function* () {
+    const { settings, backends } = yield* AppConfig
+    const parts: Array<BackendPart> = []
+    for (const name of backends.enabled) {
+      if (name === "iterm2") parts.push(yield* iterm2Part)
+    }
+    const terminal = withSessionPolicy(routedTerminal(parts), settings.policy, {
+      readOnly: settings.readOnly
+    })
+    return Context.make(Terminal, terminal).pipe(Context.add(PromptTracker, routedTracker(parts)))
+  })
+)
+
+/** Terminal + CommandRunner (+ the iTerm2 connection itself, for `termpilot doctor`). */
 export const BackendLive: Layer.Layer<Terminal | CommandRunner | Iterm2Connection, never, AppConfig> =
-  CommandRunnerLive.pipe(
-    Layer.provideMerge(Layer.merge(PolicyTerminal, Iterm2PromptTrackerLive)),
-    Layer.provideMerge(Iterm2ConnectionLive)
-  )
+  CommandRunnerLive.pipe(Layer.provideMerge(Routed), Layer.provideMerge(Iterm2ConnectionLive))

@@ -14,7 +14,7 @@ type TerminalShape = Terminal["Type"]
 const subject = (s: SessionInfo): PolicySubject => ({
   backend: s.backend,
   profileName: s.profile_name,
-  tmuxSession: null,
+  tmuxSession: s.backend === "tmux" ? s.window_title : null,
   tag: s.tag
 })
 

@@ -2,6 +2,7 @@
  * AppConfig — the only reader of the environment and the config file. Secrets are `Redacted`.
  */
 import { Context, type Option, type Redacted } from "effect"
+import type { BackendChoice } from "../domain/BackendSelection.js"
 import type { TermPilotConfig } from "../domain/ConfigFile.js"
 
 export interface Iterm2Settings {
@@ -20,10 +21,24 @@ export interface Iterm2Settings {
   readonly connectTimeoutMs: number
 }
 
+export interface TmuxSettings {
+  /** Absolute socket paths to look for tmux servers at (the default server first). */
+  readonly sockets: ReadonlyArray<string>
+  /** The tmux executable (TERMPILOT_TMUX, else `tmux` on PATH). */
+  readonly tmuxPath: string
+  /** The pane TermPilot itself runs in; never a write target. */
+  readonly ownPane: { readonly socket: string; readonly pane: string } | null
+  /** Timeout of one tmux command or subprocess, in milliseconds. */
+  readonly commandTimeoutMs: number
+}
+
 export class AppConfig extends Context.Tag("termpilot/AppConfig")<
   AppConfig,
   {
     readonly iterm2: Iterm2Settings
+    readonly tmux: TmuxSettings
+    /** Which backends are used (config `backends`, TERMPILOT_BACKENDS). */
+    readonly backends: BackendChoice
     /**
      * The config file's settings, defaults filled in (see src/domain/ConfigFile.ts), with
      * `--read-only` and TERMPILOT_READ_ONLY applied to `readOnly`, and TERMPILOT_TOOL_DEADLINE_MS

@@ -31,6 +31,31 @@ const configHome = (config: unknown): string => {
 }
 
 describe("AppConfigLive", () => {
+  it("tmux: sockets from $TMUX, the default, TERMPILOT_TMUX_SOCKETS and the file; own pane; backends", async () => {
+    const xdg = configHome({ backends: ["tmux", "iterm2"], tmux: { sockets: ["~/extra.sock"] } })
+    const uid = process.getuid?.() ?? 0
+    const config = await load({
+      HOME: "/home/ada",
+      XDG_CONFIG_HOME: xdg,
+      TMUX: "/tmp/inside.sock,77,1",
+      TMUX_PANE: "%5",
+      TMUX_TMPDIR: "/run/tp",
+      TERMPILOT_TMUX_SOCKETS: "/srv/a.sock",
+      TERMPILOT_TMUX: "/opt/bin/tmux"
+    })
+    if (Either.isLeft(config)) throw new Error(String(config.left))
+    expect(config.right.tmux).toEqual({
+      sockets: ["/tmp/inside.sock", `/run/tp/tmux-${uid}/default`, "/srv/a.sock", "/home/ada/extra.sock"],
+      tmuxPath: "/opt/bin/tmux",
+      ownPane: { socket: "/tmp/inside.sock", pane: "%5" },
+      commandTimeoutMs: 5000
+    })
+    expect(config.right.backends).toEqual({ mode: "explicit", enabled: ["tmux", "iterm2"] })
+    const env = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_BACKENDS: "auto" })
+    if (Either.isLeft(env)) throw new Error(String(env.left))
+    expect(env.right.backends.mode).toBe("auto")
+  })
+
   it("derives the socket path and applies defaults", async () => {
     const config = await load({ HOME: "/Users/ada" })
     if (Either.isLeft(config)) throw new Error(String(config.left))

@@ -30,7 +30,7 @@ describe("configuration errors", () => {
     expect(result.status).toBe(2)
     expect(result.stdout).toBe("")
     expect(result.stderr.trim()).toBe(
-      `termpilot: config file ${join(dir, "termpilot", "config.json")}: unknown key "readonly" (allowed here: "$schema", "readOnly", "toolDeadlineMs", "redaction", "audit", "policy")`
+      `termpilot: config file ${join(dir, "termpilot", "config.json")}: unknown key "readonly" (allowed here: "$schema", "readOnly", "toolDeadlineMs", "redaction", "audit", "policy", "backends", "tmux")`
     )
   })
 
@@ -42,5 +42,12 @@ describe("configuration errors", () => {
       /^termpilot: invalid environment setting: .*TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS/
     )
     expect(result.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1)
+  })
+
+  it("names TERMPILOT_BACKENDS when it lists an unknown backend", () => {
+    const result = run({ TERMPILOT_BACKENDS: "iterm2,screen" })
+    expect(result.status).toBe(2)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toMatch(/^termpilot: invalid environment setting: .*TERMPILOT_BACKENDS must be/)
   })
 })

@@ -95,7 +95,13 @@ describe("termpilot doctor", () => {
     linkHome(server, home)
     // Asynchronous on purpose: the fake iTerm2 answers from this very process.
     const result = await promisify(execFile)(process.execPath, [bin, "doctor", "--json"], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, TERMPILOT_OSASCRIPT: "/nonexistent/osascript" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: home,
+        TERMPILOT_OSASCRIPT: "/nonexistent/osascript",
+        // Automatic backends: never look at this machine's own tmux servers.
+        TMUX_TMPDIR: mkdtempSync(join(tmpdir(), "tp-doctor-tmux-"))
+      },
       encoding: "utf8",
       timeout: 30_000
     })

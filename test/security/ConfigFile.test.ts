@@ -27,7 +27,9 @@ describe("ConfigFile schema", () => {
       toolDeadlineMs: 15_000,
       redaction: { enabled: true },
       audit: { enabled: true, maxBytes: 10 * 1024 * 1024 },
-      policy: {}
+      policy: {},
+      backends: "auto",
+      tmux: { sockets: [] }
     })
     expect(decodeConfigText("{}", "/c.json")).toEqual(Either.right(DEFAULT_CONFIG))
     expect(decodeConfigText('{"audit":{"path":"~/a.jsonl"}}', "/c.json")).toEqual(
@@ -82,6 +84,21 @@ describe("ConfigFile schema", () => {
       "policy.actionable.allow.tags.0"
     )
     expect(decodeError("[]").detail).toBe("must be a JSON object")
+  })
+
+  it("backends: auto or a list of iterm2/tmux without repeats; tmux.sockets: absolute or ~/ paths", () => {
+    const ok = decodeConfigText('{"backends": ["tmux"], "tmux": {"sockets": ["~/s", "/tmp/x"]}}', "/c.json")
+    expect(Either.isRight(ok) && [ok.right.backends, ok.right.tmux.sockets]).toEqual([
+      ["tmux"],
+      ["~/s", "/tmp/x"]
+    ])
+    expect(decodeError('{"backends": []}').detail).toContain("backends")
+    expect(decodeError('{"backends": ["screen"]}').detail).toContain("backends")
+    expect(decodeError('{"backends": ["tmux", "tmux"]}').detail).toContain("lists a backend twice")
+    expect(decodeError('{"tmux": {"sockets": ["rel/sock"]}}').detail).toContain(
+      "tmux.sockets.0: must be an absolute path or start with ~/"
+    )
+    expect(decodeError('{"tmux": {"socket": []}}').detail).toContain('unknown key "tmux.socket"')
   })
 
   it("reports invalid JSON as such", () => {

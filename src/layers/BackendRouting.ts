@@ -1,0 +1,100 @@
+/**
+ * BackendRouting — several terminal backends (iTerm2, tmux) presented as the one Terminal and
+ * PromptTracker the tools and CommandRunner see. `listSessions` merges the backends that are
+ * there; every other call goes to the one backend that owns the id's form and never falls through
+ * to another. A backend that is absent contributes nothing; one that fails, its own errors only.
+ */
+import { Effect } from "effect"
+import { fail, sessionNotFound, type TermPilotError } from "../services/Errors.js"
+import type { PromptTracker } from "../services/PromptTracker.js"
+import type { SessionInfo, Terminal } from "../services/Terminal.js"
+
+type TerminalShape = Terminal["Type"]
+type TrackerShape = PromptTracker["Type"]
+
+export interface BackendPart {
+  readonly name: SessionInfo["backend"]
+  /** Whether a session id has this backend's form (whether or not such a session exists). */
+  readonly owns: (sessionId: string) => boolean
+  /**
+   * Whether the backend is there right now. An absent backend lists nothing and reports no error;
+   * `absence` says where it was looked for, for when no backend at all is there.
+   */
+  readonly present: Effect.Effect<boolean>
+  readonly absence: TermPilotError
+  readonly terminal: TerminalShape
+  readonly tracker: TrackerShape
+}
+
+/** The parts that are there now, in order. */
+const presentParts = (parts: ReadonlyArray<BackendPart>) =>
+  Effect.filter(parts, (part) => part.present, { concurrency: "unbounded" })
+
+/** When no backend is there: one error naming where each was looked for. */
+const nothingThere = (parts: ReadonlyArray<BackendPart>): TermPilotError => {
+  const [first] = parts
+  if (first === undefined) return fail("internal_error", "No terminal backend is enabled.")
+  if (parts.length === 1) return first.absence
+  return fail(first.absence.code, parts.map((part) => part.absence.message).join(" "))
+}
+
+export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape => {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0].terminal
+  const ownerOf = (sessionId: string): Effect.Effect<TerminalShape, TermPilotError> => {
+    const part = parts.find((p) => p.owns(sessionId))
+    return part === undefined ? Effect.fail(sessionNotFound(sessionId)) : Effect.succeed(part.terminal)
+  }
+
+  const listSessions = Effect.gen(function* () {
+    const here = yield* presentParts(parts)
+    if (here.length === 0) return yield* nothingThere(parts)
+    const lists = yield* Effect.forEach(here, (part) => Effect.either(part.terminal.listSessions), {
+      concurrency: "unbounded"
+    })
+    const sessions: Array<SessionInfo> = []
+    const errors: Array<TermPilotError> = []
+    for (const list of lists) {
+      if (list._tag === "Right") sessions.push(...list.right)
+      else errors.push(list.left)
+    }
+    // One backend failing hides nothing of the others; only when every backend failed is it an error.
+    if (errors.length === lists.length && errors[0] !== undefined) return yield* errors[0]
+    for (const error of errors)
+      yield* Effect.logWarning(`a terminal backend failed to list: ${error.message}`)
+    return sessions
+  })
+
+  /** The first backend (in order) that has a current session. */
+  const currentSession = Effect.gen(function* () {
+    const here = yield* presentParts(parts)
+    if (here.length === 0) return yield* nothingThere(parts)
+    let firstError: TermPilotError | undefined
+    for (const part of here) {
+      const current = yield* Effect.either(part.terminal.currentSession)
+      if (current._tag === "Right") return current.right
+      firstError ??= current.left
+    }
+    return yield* firstError ?? fail("no_current_session", "No terminal has a current session.")
+  })
+
+  return {
+    listSessions,
+    currentSession,
+    getSession: (id) => Effect.flatMap(ownerOf(id), (t) => t.getSession(id)),
+    read: (id, bounds) => Effect.flatMap(ownerOf(id), (t) => t.read(id, bounds)),
+    readiness: (id) => Effect.flatMap(ownerOf(id), (t) => t.readiness(id)),
+    submit: (id, command) => Effect.flatMap(ownerOf(id), (t) => t.submit(id, command)),
+    commandOutput: (id, promptId, bounds) =>
+      Effect.flatMap(ownerOf(id), (t) => t.commandOutput(id, promptId, bounds))
+  }
+}
+
+export const routedTracker = (parts: ReadonlyArray<BackendPart>): TrackerShape => {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0].tracker
+  return {
+    watch: (id) => {
+      const part = parts.find((p) => p.owns(id))
+      return part === undefined ? Effect.fail(sessionNotFound(id)) : part.tracker.watch(id)
+    }
+  }
+}

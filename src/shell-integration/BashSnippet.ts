@@ -1,0 +1,114 @@
+/**
+ * BashSnippet — `termpilot shell-integration bash`: OSC 133 A/B/C/D and OSC 7 for bash >= 4.4 inside
+ * tmux, every 133 mark carrying `;tp=<token>` (see the tmux plan's shell-integration contract). No fork
+ * per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1.
+ */
+import { script } from "./ScriptText.js"
+
+export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4. Source it at the END of ~/.bashrc (after anything that
+# sets PS1, PS0 or PROMPT_COMMAND). It acts only inside tmux ($TMUX set); elsewhere it does nothing.
+# Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
+# when nothing ran), each with ;tp=<token>, and OSC 7 (cwd, percent-encoded). The token is random per
+# shell and announced once to tmux in the pane option @termpilot_tokens. Nothing forks per prompt.
+if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
+  if [[ -n \${SRANDOM-} ]]; then
+    printf -v __tp_token '%08x%08x%08x%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
+  else
+    __tp_token=$(command od -An -N16 -tx1 /dev/urandom 2>/dev/null)
+    __tp_token=\${__tp_token//[!0-9a-f]/}
+    if (( \${#__tp_token} < 32 )); then
+      printf -v __tp_token '%04x%04x%04x%04x%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM" \
+        "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM"
+    fi
+  fi
+  __tp_ran=0 __tp_pwd= __tp_url=
+  __tp_a='\[\e]133;A;tp='$__tp_token'\a\]'
+  __tp_b='\[\e]133;B;tp='$__tp_token'\a\]'
+  # PS0 is expanded after a line is read and before it runs (not for an empty line or a syntax error).
+  # The assignment in the array subscript runs in this shell: it flags "a command ran" with no fork.
+  __tp_c='\${__tp_noarray[(__tp_ran=1)]-}\e]133;C;tp='$__tp_token'\a'
+  (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __tp_arrays=1 || __tp_arrays=0
+
+  # First prompt hook: D with the status of what ran, then OSC 7. Returns that status so the user's
+  # PROMPT_COMMAND sees it.
+  __tp_precmd() {
+    local ec=$?
+    if (( __tp_ran )); then
+      printf '\e]133;D;%s;tp=%s\a' "$ec" "$__tp_token"
+    else
+      printf '\e]133;D;tp=%s\a' "$__tp_token"
+    fi
+    __tp_ran=0
+    [[ $PWD == "$__tp_pwd" ]] || __tp_encode_pwd
+    printf '\e]7;file://%s%s\a' "\${HOSTNAME-}" "$__tp_url"
+    return "$ec"
+  }
+
+  # Last prompt hook: puts the marks back when something rewrote PS1, PS0 or PROMPT_COMMAND.
+  __tp_postcmd() {
+    local ec=$?
+    [[ \${PS1-} == "$__tp_a"* && \${PS1-} == *"$__tp_b" ]] || __tp_wrap_ps1
+    [[ \${PS0-} == *"$__tp_c" ]] || PS0=\${PS0//"$__tp_c"/}$__tp_c
+    if (( __tp_arrays )) && [[ \${PROMPT_COMMAND@a} == *a* ]]; then
+      [[ \${PROMPT_COMMAND[0]} == __tp_precmd && \${PROMPT_COMMAND[-1]} == __tp_postcmd ]] || __tp_hook
+    else
+      [[ $PROMPT_COMMAND == $'__tp_precmd\n'*$'\n__tp_postcmd' ]] || __tp_hook
+    fi
+    return "$ec"
+  }
+
+  # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.
+  __tp_encode_pwd() {
+    local LC_ALL=C s=$PWD out= c i
+    __tp_pwd=$PWD
+    if [[ $s == *[!A-Za-z0-9/._~-]* ]]; then
+      for (( i = 0; i < \${#s}; i++ )); do
+        c=\${s:i:1}
+        case $c in
+          [A-Za-z0-9/._~-]) out+=$c ;;
+          *) printf -v c '%%%02X' "'$c"; out+=$c ;;
+        esac
+      done
+      s=$out
+    fi
+    __tp_url=$s
+  }
+
+  # PS1 without any TermPilot A/B marks (ours, or a parent shell's in an exported PS1), wrapped in ours.
+  __tp_wrap_ps1() {
+    local s=\${PS1-} head rest
+    while [[ $s == *'\[\e]133;'[AB]';tp='* ]]; do
+      head=\${s%%'\[\e]133;'[AB]';tp='*}
+      rest=\${s:\${#head}}
+      [[ $rest == *'\a\]'* ]] || break
+      s=$head\${rest#*'\a\]'}
+    done
+    PS1=$__tp_a$s$__tp_b
+  }
+
+  # PROMPT_COMMAND (a string, or an array on bash >= 5.1) with our hooks first and last.
+  __tp_hook() {
+    PROMPT_COMMAND=\${PROMPT_COMMAND-} # now set (for set -u); an array keeps its elements
+    if (( __tp_arrays )) && [[ \${PROMPT_COMMAND@a} == *a* ]]; then
+      local -a keep=()
+      local c
+      for c in "\${PROMPT_COMMAND[@]}"; do
+        [[ $c == __tp_precmd || $c == __tp_postcmd ]] || keep+=("$c")
+      done
+      PROMPT_COMMAND=(__tp_precmd "\${keep[@]}" __tp_postcmd)
+    else
+      local c=\${PROMPT_COMMAND-}
+      c=\${c//$'__tp_precmd\n'/}
+      c=\${c//$'\n__tp_postcmd'/}
+      PROMPT_COMMAND=$'__tp_precmd\n'$c$'\n__tp_postcmd'
+    fi
+  }
+
+  __tp_hook
+  __tp_wrap_ps1
+  PS0=\${PS0-}$__tp_c
+  if [[ -n \${TMUX_PANE-} ]]; then
+    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token" >/dev/null 2>&1 || :
+  fi
+fi
+`

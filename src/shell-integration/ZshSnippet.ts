@@ -1,0 +1,105 @@
+/**
+ * ZshSnippet — `termpilot shell-integration zsh`: OSC 133 A/B/C/D and OSC 7 for zsh 5.x inside tmux,
+ * every 133 mark carrying `;tp=<token>`. No fork per prompt: D and OSC 7 from the first precmd hook, C
+ * from the last preexec hook, A/B in PS1 (and B again at the end of a non-empty RPROMPT).
+ */
+import { script } from "./ScriptText.js"
+
+export const zshSnippet = script`# TermPilot shell integration for zsh 5.x. Source it at the END of ~/.zshrc (after your prompt or prompt
+# framework). It acts only inside tmux ($TMUX set); elsewhere it does nothing.
+# Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
+# when nothing ran), each with ;tp=<token>, and OSC 7 (cwd, percent-encoded). The token is random per
+# shell and announced once to tmux in the pane option @termpilot_tokens. Nothing forks per prompt.
+if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
+  () {
+    emulate -L zsh
+    local raw
+    raw=$(command od -An -N16 -tx1 /dev/urandom 2>/dev/null)
+    typeset -g __tp_token=\${raw//[^0-9a-f]/}
+    if (( \${#__tp_token} < 32 )); then
+      __tp_token=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
+      __tp_token+=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
+      __tp_token=\${(L)__tp_token}
+    fi
+  }
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url=
+  typeset -g __tp_a=$'%{\e]133;A;tp='$__tp_token$'\a%}' __tp_b=$'%{\e]133;B;tp='$__tp_token$'\a%}'
+
+  # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then OSC 7.
+  __tp_precmd() {
+    local ec=$?
+    emulate -L zsh
+    if (( __tp_ran )); then
+      printf '\e]133;D;%s;tp=%s\a' $ec $__tp_token
+    else
+      printf '\e]133;D;tp=%s\a' $__tp_token
+    fi
+    __tp_ran=0
+    [[ $PWD == $__tp_pwd ]] || __tp_encode_pwd
+    printf '\e]7;file://%s%s\a' \${HOST-} $__tp_url
+    return ec
+  }
+
+  # Last preexec hook: C, right before the command's own output.
+  __tp_preexec() {
+    __tp_ran=1
+    printf '\e]133;C;tp=%s\a' $__tp_token
+  }
+
+  # Last precmd hook: puts the marks back when something rewrote the prompts, and keeps the hooks'
+  # order (ours first and last) for the next prompt.
+  __tp_prompt() {
+    local ec=$?
+    emulate -L zsh
+    [[ $PS1 == \${__tp_a}* && $PS1 == *\${__tp_b} ]] || __tp_rewrap PS1
+    # A right prompt is drawn after PS1: B goes at its end too, so nothing printable follows the last B.
+    [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
+    [[ \${precmd_functions[1]} == __tp_precmd && \${precmd_functions[-1]} == __tp_prompt &&
+       \${preexec_functions[-1]} == __tp_preexec ]] || __tp_hook
+    return ec
+  }
+
+  # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.
+  __tp_encode_pwd() {
+    emulate -L zsh
+    setopt no_multibyte
+    local s=$PWD out= c
+    __tp_pwd=$PWD
+    if [[ $s == *[^A-Za-z0-9/._~-]* ]]; then
+      for c in \${(s::)s}; do
+        case $c in
+          [A-Za-z0-9/._~-]) out+=$c ;;
+          *) out+=%\${(l:2::0:)$(( [##16] #c ))} ;;
+        esac
+      done
+      s=$out
+    fi
+    __tp_url=$s
+  }
+
+  # $1 (PS1 or RPROMPT) without any TermPilot A/B mark (ours, or a parent shell's in an exported PS1),
+  # then ended with B (and PS1 started with A).
+  __tp_rewrap() {
+    emulate -L zsh
+    setopt extended_glob
+    local s=\${(P)1}
+    s=\${s//$'%{\e]133;'[AB]';tp='[0-9a-f]##$'\a%}'/}
+    [[ $1 == PS1 ]] && s=$__tp_a$s
+    typeset -g "$1=$s$__tp_b"
+  }
+
+  # Our hooks first (D) and last (C, and the prompt check), each once.
+  __tp_hook() {
+    emulate -L zsh
+    precmd_functions=(__tp_precmd \${precmd_functions:#__tp_(precmd|prompt)} __tp_prompt)
+    preexec_functions=(\${preexec_functions:#__tp_preexec} __tp_preexec)
+  }
+
+  typeset -ga precmd_functions preexec_functions
+  __tp_hook
+  __tp_prompt
+  if [[ -n \${TMUX_PANE-} ]]; then
+    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token" >/dev/null 2>&1 || :
+  fi
+fi
+`
