@@ -1,13 +1,14 @@
 /**
  * The stdio MCP server as an Effect: connect a fresh server to stdin/stdout and serve until stdin
  * closes (or the process is interrupted). stdout carries JSON-RPC only; the hint for a person who
- * started it in a terminal goes to stderr.
+ * started it in a terminal goes to stderr. Every request is answered, malformed ones included
+ * (CheckedStdioTransport).
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Console, Effect, Runtime } from "effect"
 import { toolRegistry } from "../tools/Registry.js"
 import { makeServer, type ToolRunner } from "../tools/Server.js"
 import type { ToolServices } from "../tools/Tool.js"
+import { CheckedStdioTransport } from "./StdioTransport.js"
 
 export const TTY_HINT = [
   "termpilot: this is an MCP server speaking JSON-RPC on stdin/stdout; it is not interactive.",
@@ -41,7 +42,13 @@ export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, To
         Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
       const server = makeServer(run, { tools: toolRegistry({ readOnly: options.readOnly }) })
       yield* Effect.acquireRelease(
-        Effect.promise(() => server.connect(new StdioServerTransport())),
+        Effect.promise(() =>
+          server.connect(
+            new CheckedStdioTransport({
+              onProblem: (problem) => Runtime.runFork(runtime)(Effect.logWarning(`ignored input: ${problem}`))
+            })
+          )
+        ),
         () => Effect.promise(() => server.close())
       )
       yield* Effect.logDebug(`MCP server listening on stdio${options.readOnly ? " (read-only)" : ""}`)

@@ -34,11 +34,58 @@ export const codePointLength = (text: string): number => {
   return count
 }
 
+const FORMAT = /^\p{Cf}$/u
+const SPACE = /^\p{Zs}$/u
+/** Unicode's Default_Ignorable_Code_Point: code points a renderer shows as nothing. */
+const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u
+const EMOJI = /^\p{Extended_Pictographic}$/u
+const EMOJI_MODIFIER = /^\p{Emoji_Modifier}$/u
+const IDEOGRAPH = /^\p{Ideographic}$/u
+const is = (pattern: RegExp, cp: number | undefined) =>
+  cp !== undefined && pattern.test(String.fromCodePoint(cp))
+
+/** Characters that are not ignorable or format characters yet show as blank. */
+const BLANK_LOOKALIKES: ReadonlySet<number> = new Set([0x115f, 0x1160, 0x3164, 0xffa0, 0x2800])
+
+const ZWJ = 0x200d
+const VS15 = 0xfe0e
+const VS16 = 0xfe0f
+const isKeycapBase = (cp: number | undefined) =>
+  cp !== undefined && ((cp >= 0x30 && cp <= 0x39) || cp === 0x23 || cp === 0x2a)
+
+/**
+ * The few invisible code points that only shape the visible character next to them, where they
+ * do: a zero-width joiner between two emoji (👩‍💻), the emoji/text presentation selectors after an
+ * emoji or a keycap base (❤️, 1️⃣), an ideographic variation selector after a CJK ideograph.
+ */
+const shapesNeighbour = (cp: number, before: number | undefined, after: number | undefined): boolean => {
+  if (cp === ZWJ)
+    return (is(EMOJI, before) || is(EMOJI_MODIFIER, before) || before === VS16) && is(EMOJI, after)
+  if (cp === VS15 || cp === VS16) return is(EMOJI, before) || isKeycapBase(before)
+  if (cp >= 0xe0100 && cp <= 0xe01ef) return is(IDEOGRAPH, before)
+  return false
+}
+
+/**
+ * Why `cp` does not show as what it is — a format character (Cf: zero-width characters, soft
+ * hyphen, BOM, tags, invisible operators…), a space other than U+0020, a code point that renders
+ * as nothing, a blank look-alike — or undefined when it shows as itself.
+ */
+const invisibleClass = (cp: number, before: number | undefined, after: number | undefined) => {
+  if (cp === 0x20 || cp < 0x80) return undefined
+  if (shapesNeighbour(cp, before, after)) return undefined
+  if (is(FORMAT, cp)) return "a format character, which does not render"
+  if (is(SPACE, cp)) return "a space other than U+0020, which separates words unlike the space it looks like"
+  if (is(IGNORABLE, cp)) return "a character that does not render"
+  if (BLANK_LOOKALIKES.has(cp)) return "a blank look-alike"
+  return undefined
+}
+
 /** The first forbidden character of `text` with its code-point position, as a message fragment. */
 const forbiddenCharacter = (field: string, text: string): string | undefined => {
-  let position = 0
-  for (const char of text) {
-    const cp = char.codePointAt(0) ?? 0
+  const cps = Array.from(text, (char) => char.codePointAt(0) ?? 0)
+  for (let position = 0; position < cps.length; position++) {
+    const cp = cps[position] ?? 0
     if (cp === 0) return `${field} must not contain NUL characters`
     if (isControl(cp)) {
       return `${field} must not contain control characters (${hex(cp)} at position ${position}); tabs, newlines and escape sequences are not accepted`
@@ -49,14 +96,18 @@ const forbiddenCharacter = (field: string, text: string): string | undefined => 
     }
     if (isLoneSurrogate(cp))
       return `${field} must be valid Unicode text (lone surrogate at position ${position})`
-    position++
+    const invisible = invisibleClass(cp, cps[position - 1], cps[position + 1])
+    if (invisible !== undefined) {
+      return `${field} must not contain invisible or look-alike characters (${hex(cp)} at position ${position}: ${invisible}); what is shown would not be what runs`
+    }
   }
   return undefined
 }
 
 /**
  * Why `command` cannot be sent, or undefined when it can: non-blank, at most 8192 code points,
- * one line, no control, bidi-control or lone-surrogate characters. Leading and trailing spaces are
+ * one line, no control, bidi-control or lone-surrogate characters, nothing invisible or blank
+ * that is not U+0020 (see invisibleClass; specs/tools.md lists the classes). Leading and trailing spaces are
  * kept as typed (a leading space can keep a command out of shell history).
  */
 export const validateCommand = (command: string): string | undefined => {
@@ -70,7 +121,7 @@ export const validateCommand = (command: string): string | undefined => {
 
 /**
  * Why `value` is not a usable identifier named `field` (a session or request id), or undefined:
- * non-blank, at most 256 code points, no control, bidi-control or lone-surrogate characters.
+ * non-blank, at most 256 code points, and the same character rules as a command.
  */
 export const validateIdentifier = (field: string, value: string): string | undefined => {
   if (value.trim().length === 0) return `${field} must be non-empty`

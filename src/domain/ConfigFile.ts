@@ -8,6 +8,18 @@ import { PolicyConfig } from "./SessionPolicy.js"
 
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024
 
+/** The deadline of one tool call (for run_command: of its pre-send phase), in milliseconds. */
+export const DEFAULT_TOOL_DEADLINE_MS = 15_000
+export const MIN_TOOL_DEADLINE_MS = 100
+export const MAX_TOOL_DEADLINE_MS = 300_000
+
+export const ToolDeadlineMs = Schema.Int.pipe(
+  Schema.between(MIN_TOOL_DEADLINE_MS, MAX_TOOL_DEADLINE_MS, {
+    message: () =>
+      `must be an integer number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`
+  })
+)
+
 const UserPath = Schema.String.pipe(
   Schema.filter((s) => s.startsWith("/") || s.startsWith("~/"), {
     message: () => "must be an absolute path or start with ~/"
@@ -52,6 +64,7 @@ export const TmuxFileSettings = Schema.Struct({
 export const ConfigFileSchema = Schema.Struct({
   $schema: Schema.optional(Schema.String),
   readOnly: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  toolDeadlineMs: Schema.optionalWith(ToolDeadlineMs, { default: () => DEFAULT_TOOL_DEADLINE_MS }),
   redaction: Schema.optionalWith(RedactionSettings, { default: () => ({ enabled: true }) }),
   audit: Schema.optionalWith(AuditSettings, {
     default: () => ({ enabled: true, maxBytes: DEFAULT_AUDIT_MAX_BYTES })

@@ -1,13 +1,18 @@
 /**
  * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
- * TERMPILOT_READ_ONLY, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR, TERMPILOT_TMUX_SOCKETS,
- * TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS) and of the optional JSON config file.
+ * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR,
+ * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS) and of the optional JSON config file.
  */
 import { homedir } from "node:os"
 import { Config, ConfigError, Effect, Either, Layer, Option, Redacted } from "effect"
 import { chooseBackends, ownTmuxPane, parseBackendsEnv, tmuxSockets } from "../domain/BackendSelection.js"
-import { resolveAuditPath, resolveConfigPaths } from "../domain/ConfigFile.js"
+import {
+  MAX_TOOL_DEADLINE_MS,
+  MIN_TOOL_DEADLINE_MS,
+  resolveAuditPath,
+  resolveConfigPaths
+} from "../domain/ConfigFile.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { loadConfigFile } from "./ConfigFileLive.js"
 import { iterm2SocketPath } from "./iterm2/SocketPath.js"
@@ -65,6 +70,15 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
       }
       const uid = typeof process.getuid === "function" ? process.getuid() : 0
       const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
+      const deadlineEnv = yield* Config.option(
+        Config.integer("TERMPILOT_TOOL_DEADLINE_MS").pipe(
+          Config.validate({
+            message: `TERMPILOT_TOOL_DEADLINE_MS must be a number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`,
+            validation: (n) => n >= MIN_TOOL_DEADLINE_MS && n <= MAX_TOOL_DEADLINE_MS
+          })
+        )
+      )
+      const toolDeadlineMs = Option.getOrElse(deadlineEnv, () => loaded.config.toolDeadlineMs)
       return {
         iterm2: {
           socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),
@@ -82,7 +96,7 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           commandTimeoutMs: yield* positiveMs("TERMPILOT_TMUX_TIMEOUT_MS", 5_000)
         },
         backends: chooseBackends(loaded.config.backends, backendsEnv.right),
-        settings: { ...loaded.config, readOnly },
+        settings: { ...loaded.config, readOnly, toolDeadlineMs },
         configPath: loaded.path,
         auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)
       }

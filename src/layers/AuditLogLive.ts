@@ -48,6 +48,7 @@ export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine =
       tool: event.tool,
       kind: "read",
       session_id: event.sessionId,
+      digest_of: event.digestOf,
       returned_chars: codePoints(event.returned),
       returned_sha256: sha256(event.returned)
     }

@@ -1,9 +1,10 @@
 /**
  * Builders for the CommandResult of each run_command outcome, so every status carries the same
- * keys, the right `sent` flag and a message a person can act on. No effects here.
+ * keys, the right `sent` flag and a message a person can act on, and the sent/rejected rule for a
+ * failed submit. No effects here.
  */
 import type { CommandResult, RunRequest } from "../services/CommandRunner.js"
-import type { ErrorCode } from "../services/Errors.js"
+import type { ErrorCode, TermPilotError } from "../services/Errors.js"
 import type { BoundedText } from "../services/Terminal.js"
 
 /** What every result of one request shares. */
@@ -11,6 +12,8 @@ export interface RequestContext {
   readonly request: RunRequest
   readonly requestId: string
   readonly startedMs: number
+  /** How long the pre-send phase may take (the call deadline, ToolSettings.deadlineMs). */
+  readonly deadlineMs: number
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -134,3 +137,32 @@ export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult =>
   error_code: "session_lost",
   message: `Session '${ctx.request.sessionId}' closed before the command finished; its exit status is unknown.`
 })
+
+/**
+ * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
+ * nothing" codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
+ * `tmux_unavailable`) → `error`, sent false: the backend could not be reached before sending —
+ * unless its cause says `{ sendOutcomeUnknown: true }` (the request left but no reply came). Any
+ * other failure, or a defect → `error`, sent true (maybe sent).
+ */
+export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
+  "session_not_found",
+  "session_not_ready",
+  "shell_integration_required",
+  "not_permitted"
+])
+
+const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])
+
+const sendOutcomeUnknown = (e: TermPilotError): boolean =>
+  typeof e.cause === "object" &&
+  e.cause !== null &&
+  "sendOutcomeUnknown" in e.cause &&
+  e.cause.sendOutcomeUnknown === true
+
+export const submitFailure = (ctx: RequestContext, e: TermPilotError, now: number): CommandResult =>
+  REJECTED_CODES.has(e.code)
+    ? notSent(ctx, "rejected", e.code, e.message, now)
+    : UNREACHABLE_CODES.has(e.code) && !sendOutcomeUnknown(e)
+      ? notSent(ctx, "error", e.code, e.message, now)
+      : maybeSent(ctx, e.code, e.message, now)

@@ -2,7 +2,8 @@
  * CommandRunnerLive — the backend-independent run_command protocol over Terminal and PromptTracker:
  * re-validate, claim the session (one command in flight), watch before sending, submit, then
  * correlate and read the bounded output in a background fiber owned by this layer's scope, so a
- * timed-out wait keeps being watched and get_command_result can pick the outcome up later.
+ * timed-out wait keeps being watched and get_command_result can pick the outcome up later. The
+ * pre-send phase is held to the call deadline: past it, nothing is sent and the result says so.
  */
 import { randomBytes } from "node:crypto"
 import {
@@ -12,6 +13,7 @@ import {
   Duration,
   Effect,
   Exit,
+  Fiber,
   FiberSet,
   HashMap,
   Layer,
@@ -22,9 +24,10 @@ import {
 } from "effect"
 import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
 import { type CommandResult, CommandRunner, type RunRequest } from "../services/CommandRunner.js"
-import { type ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
+import { deadlineExceeded, fail } from "../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
 import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
@@ -33,35 +36,6 @@ import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
 export const MAX_OUTPUT_LINES = 2000
 /** How long a sent command is watched at most, whoever is waiting for it. */
 export const MAX_WATCH_HOURS = 6
-
-/**
- * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
- * nothing" codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
- * `tmux_unavailable`) → `error`, sent false: the backend could not be reached before sending —
- * unless its cause says `{ sendOutcomeUnknown: true }` (the request left but no reply came). Any
- * other failure, or a defect → `error`, sent true (maybe sent).
- */
-const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
-  "session_not_found",
-  "session_not_ready",
-  "shell_integration_required",
-  "not_permitted"
-])
-
-const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])
-
-const sendOutcomeUnknown = (e: TermPilotError): boolean =>
-  typeof e.cause === "object" &&
-  e.cause !== null &&
-  "sendOutcomeUnknown" in e.cause &&
-  e.cause.sendOutcomeUnknown === true
-
-const submitFailure = (ctx: R.RequestContext, e: TermPilotError, now: number): CommandResult =>
-  REJECTED_CODES.has(e.code)
-    ? R.notSent(ctx, "rejected", e.code, e.message, now)
-    : UNREACHABLE_CODES.has(e.code) && !sendOutcomeUnknown(e)
-      ? R.notSent(ctx, "error", e.code, e.message, now)
-      : R.maybeSent(ctx, e.code, e.message, now)
 
 export interface CommandRunnerOptions {
   readonly registryCapacity?: number
@@ -111,14 +85,24 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       })
     const release = (sessionId: string) => Ref.update(inFlight, HashMap.remove(sessionId))
 
-    /** Watch (subscribe first), then submit. Uninterruptible: a send is never left half-known. */
+    const pastDeadline = (ctx: R.RequestContext): Effect.Effect<SendPhase> =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const e = deadlineExceeded(ctx.deadlineMs, "nothing was sent")
+        return { _tag: "Final", result: R.notSent(ctx, "error", e.code, e.message, now) } as const
+      })
+
+    /**
+     * Watch (subscribe first), then submit. Run uninterruptibly (see boundedSendPhase): only the
+     * watch, and what a backend marks interruptible in `submit` before its text may leave, can be cut
+     * short, so an interruption means nothing was sent and a send is never left half-known.
+     */
     const sendPhase = (ctx: R.RequestContext): Effect.Effect<SendPhase, never, Scope.Scope> =>
       Effect.gen(function* () {
         const { sessionId, command } = ctx.request
-        const watched = yield* Effect.either(tracker.watch(sessionId))
+        const watched = yield* Effect.either(Effect.interruptible(tracker.watch(sessionId)))
         if (watched._tag === "Left") {
           const e = watched.left
-          const status = REJECTED_CODES.has(e.code) ? "rejected" : "error"
+          const status = R.REJECTED_CODES.has(e.code) ? "rejected" : "error"
           const now = yield* Clock.currentTimeMillis
           return { _tag: "Final", result: R.notSent(ctx, status, e.code, e.message, now) } as const
         }
@@ -126,6 +110,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
         if (Exit.isSuccess(submitted)) {
           return { _tag: "Sent", promptId: submitted.value.promptId, events: watched.right } as const
         }
+        if (Exit.isInterrupted(submitted)) return yield* pastDeadline(ctx)
         const now = yield* Clock.currentTimeMillis
         const failure = Cause.failureOption(submitted.cause)
         if (Option.isNone(failure)) {
@@ -135,8 +120,31 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
             result: R.maybeSent(ctx, "internal_error", "unexpected failure", now)
           } as const
         }
-        return { _tag: "Final", result: submitFailure(ctx, failure.value, now) } as const
-      }).pipe(Effect.uninterruptible)
+        return { _tag: "Final", result: R.submitFailure(ctx, failure.value, now) } as const
+      })
+
+    /**
+     * The send phase in its own fiber, forked uninterruptible (so its end never turns into an
+     * interruption and a finished send is never lost). At the deadline it is interrupted and its exit
+     * awaited: its interruptible parts stop at once, a send already under way finishes and stands.
+     */
+    const boundedSendPhase = (ctx: R.RequestContext): Effect.Effect<SendPhase, never, Scope.Scope> =>
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(sendPhase(ctx))
+          const early = yield* Effect.interruptible(Fiber.await(fiber)).pipe(
+            Effect.timeoutOption(Duration.millis(ctx.deadlineMs))
+          )
+          const exit = Option.isSome(early) ? early.value : yield* Fiber.interrupt(fiber)
+          if (Exit.isSuccess(exit)) return exit.value
+          if (Exit.isInterrupted(exit)) return yield* pastDeadline(ctx)
+          // Only the watch can die here (a failed submit is a result): nothing was sent.
+          yield* Effect.logError("run_command send phase died", exit.cause)
+          const now = yield* Clock.currentTimeMillis
+          const result = R.notSent(ctx, "error", "internal_error", "unexpected failure", now)
+          return { _tag: "Final", result } as const
+        })
+      )
 
     /** The final result for an outcome, reading the command's own bounded output when it ended. */
     const conclude = (ctx: R.RequestContext, outcome: Option.Option<Outcome>) =>
@@ -187,7 +195,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       let sent = false
       const watched = Effect.scoped(
         Effect.gen(function* () {
-          const phase = yield* sendPhase(ctx)
+          const phase = yield* boundedSendPhase(ctx)
           if (phase._tag === "Final") return { result: phase.result, recorded: false }
           sent = true
           const snapshot = R.submitted(ctx)
@@ -239,7 +247,8 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       const ctx: R.RequestContext = {
         request,
         requestId: newRequestId(),
-        startedMs: yield* Clock.currentTimeMillis
+        startedMs: yield* Clock.currentTimeMillis,
+        deadlineMs: (yield* currentToolSettings).deadlineMs
       }
       const afterSend = yield* Deferred.make<CommandResult>()
       const done = yield* Deferred.make<CommandResult>()

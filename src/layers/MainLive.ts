@@ -14,7 +14,10 @@ import { BackendLive } from "./BackendLive.js"
 
 const ToolSettingsLive = Layer.effect(
   ToolSettings,
-  Effect.map(AppConfig, ({ settings }) => ({ redactSecrets: settings.redaction.enabled }))
+  Effect.map(AppConfig, ({ settings }) => ({
+    redactSecrets: settings.redaction.enabled,
+    deadlineMs: settings.toolDeadlineMs
+  }))
 )
 
 const AuditFromConfig = Layer.unwrapEffect(

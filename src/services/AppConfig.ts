@@ -41,7 +41,8 @@ export class AppConfig extends Context.Tag("termpilot/AppConfig")<
     readonly backends: BackendChoice
     /**
      * The config file's settings, defaults filled in (see src/domain/ConfigFile.ts), with
-     * `--read-only` and TERMPILOT_READ_ONLY applied to `readOnly`.
+     * `--read-only` and TERMPILOT_READ_ONLY applied to `readOnly`, and TERMPILOT_TOOL_DEADLINE_MS
+     * (when set) to `toolDeadlineMs`.
      */
     readonly settings: TermPilotConfig
     /** The config file in force, or null when there is none. */

@@ -6,6 +6,14 @@
 import { Context, type Effect, Schema } from "effect"
 import { type CommandResult, CommandStatus } from "./CommandRunner.js"
 
+/**
+ * What a read's digest covers: "content" — the `content` string of read_terminal's result exactly
+ * as returned; "json_text" — for reads without terminal text (list_sessions, get_current_session),
+ * the result's JSON text block exactly as sent (the second `content` block of the CallToolResult).
+ */
+export const ReadDigestOf = Schema.Literal("content", "json_text")
+export type ReadDigestOf = typeof ReadDigestOf.Type
+
 /** One tool call to record; the writer adds the time, digests and redaction. */
 export type AuditEvent =
   | {
@@ -23,6 +31,8 @@ export type AuditEvent =
       readonly sessionId: string | null
       /** The text returned to the model, exactly (digested, not stored). */
       readonly returned: string
+      /** What `returned` is: a tool's terminal text field (`content`) or the result's JSON text block. */
+      readonly digestOf: ReadDigestOf
     }
 
 export const AuditEvent = {
@@ -31,11 +41,12 @@ export const AuditEvent = {
     result: CommandResult,
     sessionLabels: ReadonlyArray<string>
   ): AuditEvent => ({ _tag: "Command", tool, result, sessionLabels }),
-  read: (tool: string, sessionId: string | null, returned: string): AuditEvent => ({
+  read: (tool: string, sessionId: string | null, returned: string, digestOf: ReadDigestOf): AuditEvent => ({
     _tag: "Read",
     tool,
     sessionId,
-    returned
+    returned,
+    digestOf
   })
 }
 
@@ -58,7 +69,7 @@ export const CommandAuditLine = Schema.Struct({
   sent: Schema.Boolean,
   exit_code: Schema.NullOr(Schema.Number),
   error_code: Schema.NullOr(Schema.String),
-  /** Code points of the returned output; null when no output was returned. */
+  /** Code points of the returned `output`, exactly as returned; null when no output was returned. */
   output_chars: Schema.NullOr(Schema.Number),
   /** Hex SHA-256 of the returned output's UTF-8 bytes; null when no output was returned. */
   output_sha256: Schema.NullOr(Schema.String),
@@ -70,7 +81,11 @@ export const ReadAuditLine = Schema.Struct({
   ...Common,
   kind: Schema.Literal("read"),
   session_id: Schema.NullOr(Schema.String),
+  /** What returned_chars and returned_sha256 are of (see ReadDigestOf). */
+  digest_of: ReadDigestOf,
+  /** Code points of that text. */
   returned_chars: Schema.Number,
+  /** Hex SHA-256 of that text's UTF-8 bytes. */
   returned_sha256: Schema.String
 })
 

@@ -21,6 +21,7 @@ export const ErrorCode = Schema.Literal(
   "output_unavailable",
   "request_not_found",
   "not_permitted",
+  "deadline_exceeded",
   "internal_error"
 )
 export type ErrorCode = typeof ErrorCode.Type
@@ -40,4 +41,14 @@ export const sessionNotFound = (sessionId: string) =>
   fail(
     "session_not_found",
     `Session '${sessionId}' was not found. Use list_sessions to get exact session ids; titles and labels are not ids.`
+  )
+
+/**
+ * The one way to say a call ran out of its deadline (ToolSettings.deadlineMs) before the terminal
+ * answered; `what` says what was not done, e.g. "nothing was sent".
+ */
+export const deadlineExceeded = (deadlineMs: number, what: string) =>
+  fail(
+    "deadline_exceeded",
+    `The terminal did not answer within ${deadlineMs / 1000} s (the deadline of a tool call); ${what}. The terminal app may be busy or hung: try again shortly, and check it if this keeps happening.`
   )

@@ -81,7 +81,9 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
      * `shell_integration_required` or `session_not_found` when the check does not pass, and with
      * `iterm2_unavailable` when the backend could not be reached before sending; a failure once the
      * text may have left carries `cause: { sendOutcomeUnknown: true }`; CommandRunner reports that,
-     * and any other failure, as possibly sent.
+     * and any other failure, as possibly sent. CommandRunner runs it uninterruptibly and, at the
+     * call deadline, interrupts it: only the parts a backend wraps in `Effect.interruptible` stop,
+     * and they must all come before the text may leave (an interrupted submit sent nothing).
      */
     readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, TermPilotError>
     /**

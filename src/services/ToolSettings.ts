@@ -2,13 +2,28 @@
  * ToolSettings — how the tools treat what they return to the model. When no layer provides it,
  * the safe defaults apply (secrets are redacted).
  */
-import { Context } from "effect"
+import { Context, Effect, Option } from "effect"
+import { DEFAULT_TOOL_DEADLINE_MS } from "../domain/ConfigFile.js"
 
 export interface ToolSettingsShape {
   /** Replace recognised secrets in terminal content and command output with `[REDACTED:kind]`. */
   readonly redactSecrets: boolean
+  /**
+   * Every tool call answers within this many milliseconds; run_command within it until the text
+   * is sent (then `timeout_seconds` governs the wait), get_command_result within its wait_seconds.
+   */
+  readonly deadlineMs: number
 }
 
-export const DEFAULT_TOOL_SETTINGS: ToolSettingsShape = { redactSecrets: true }
+export const DEFAULT_TOOL_SETTINGS: ToolSettingsShape = {
+  redactSecrets: true,
+  deadlineMs: DEFAULT_TOOL_DEADLINE_MS
+}
 
 export class ToolSettings extends Context.Tag("termpilot/ToolSettings")<ToolSettings, ToolSettingsShape>() {}
+
+/** The ToolSettings in force: the provided ones, or the defaults. */
+export const currentToolSettings: Effect.Effect<ToolSettingsShape> = Effect.map(
+  Effect.serviceOption(ToolSettings),
+  Option.getOrElse(() => DEFAULT_TOOL_SETTINGS)
+)

@@ -1,14 +1,16 @@
 /**
  * The one adapter from a Tool to an MCP `CallToolResult`: decode the arguments (a failure is an
  * `invalid_request` tool error and nothing else runs), run the handler, encode the output.
- * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr).
+ * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr). A
+ * call answers by its deadline (`deadline_exceeded`), whatever the backend is doing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Option, ParseResult, Schema } from "effect"
+import { Cause, Duration, Effect, Option, ParseResult, Schema } from "effect"
 import { AuditEvent, AuditLog } from "../services/AuditLog.js"
 import type { CommandResult } from "../services/CommandRunner.js"
-import { ErrorCode, fail } from "../services/Errors.js"
+import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { Terminal } from "../services/Terminal.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
 import { NOT_A_KNOWN_ARGUMENT } from "./Fields.js"
 import type { Tool, ToolServices } from "./Tool.js"
 
@@ -55,26 +57,54 @@ const sessionLabels = (sessionId: string) =>
     Effect.orElseSucceed((): ReadonlyArray<string> => [])
   )
 
-const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) => {
+const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) => {
   if (tool.audit === "command") {
     const result = output as unknown as CommandResult
     const name = tool.name === "get_command_result" ? "get_command_result" : "run_command"
     return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
   }
   const target = (input as { readonly session_id?: unknown }).session_id
+  const sessionId = typeof target === "string" ? target : null
   return Effect.succeed(
-    AuditEvent.read(tool.name, typeof target === "string" ? target : null, JSON.stringify(output))
+    tool.returnedText === undefined
+      ? AuditEvent.read(tool.name, sessionId, jsonText, "json_text")
+      : AuditEvent.read(tool.name, sessionId, tool.returnedText(output), "content")
   )
 }
 
 /**
  * Appends the call to the audit trail. `record` only queues the line (a background writer does the
- * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT.
+ * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT. The digests are
+ * of text exactly as returned: read_terminal's `content`, a command's `output` (after hygiene and
+ * redaction), or else the JSON text block the client received.
  */
-const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O) =>
+const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) =>
   Effect.flatMap(Effect.serviceOption(AuditLog), (log) =>
-    Option.isNone(log) ? Effect.void : Effect.flatMap(auditEvent(tool, input, output), log.value.record)
+    Option.isNone(log)
+      ? Effect.void
+      : Effect.flatMap(auditEvent(tool, input, output, jsonText), log.value.record)
   )
+
+/**
+ * The handler, answered by the deadline: past it the call fails with `deadline_exceeded` at once and
+ * the abandoned work is interrupted in the background (a backend request still in flight may take
+ * until its own timeout to let go). Tools with `deadline: "self"` bound themselves.
+ */
+const withinDeadline = <I, IE, O, OE>(
+  tool: Tool<I, IE, O, OE>,
+  handler: Effect.Effect<O, TermPilotError, ToolServices>
+): Effect.Effect<O, TermPilotError, ToolServices> =>
+  tool.deadline === "self"
+    ? handler
+    : Effect.flatMap(currentToolSettings, ({ deadlineMs }) =>
+        handler.pipe(
+          Effect.disconnect,
+          Effect.timeoutFail({
+            duration: Duration.millis(deadlineMs),
+            onTimeout: () => deadlineExceeded(deadlineMs, "nothing was sent")
+          })
+        )
+      )
 
 const decodeOptions = { onExcessProperty: "error", errors: "first" } as const
 
@@ -89,20 +119,23 @@ export const callTool = <I, IE, O, OE>(
   )(args ?? {}).pipe(
     Effect.mapError((error) => fail("invalid_request", describeParseError(error))),
     Effect.flatMap((input) =>
-      tool.handler(input).pipe(Effect.tap((output) => recordAudit(tool, input, output)))
-    ),
-    Effect.flatMap((output) =>
-      Schema.encode(tool.output)(output).pipe(
-        Effect.orDie,
-        Effect.map(
-          (encoded): CallToolResult => ({
-            isError: tool.isErrorOutput?.(output) ?? false,
-            content: [
-              { type: "text", text: tool.summary(output) },
-              { type: "text", text: JSON.stringify(encoded) }
-            ],
-            structuredContent: encoded as Record<string, unknown>
-          })
+      withinDeadline(tool, tool.handler(input)).pipe(
+        Effect.flatMap((output) =>
+          Schema.encode(tool.output)(output).pipe(
+            Effect.orDie,
+            Effect.flatMap((encoded) => {
+              const jsonText = JSON.stringify(encoded)
+              const result: CallToolResult = {
+                isError: tool.isErrorOutput?.(output) ?? false,
+                content: [
+                  { type: "text", text: tool.summary(output) },
+                  { type: "text", text: jsonText }
+                ],
+                structuredContent: encoded as Record<string, unknown>
+              }
+              return Effect.as(recordAudit(tool, input, output, jsonText), result)
+            })
+          )
         )
       )
     ),

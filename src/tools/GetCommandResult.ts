@@ -31,6 +31,7 @@ export const getCommandResult = defineTool({
   input: GetCommandResultInput,
   output: ObservedCommandResult,
   audit: "command",
+  deadline: "self",
   handler: Effect.fn("get_command_result")(function* (input) {
     const runner = yield* CommandRunner
     return yield* observeResult(yield* runner.result(input.request_id, input.wait_seconds))

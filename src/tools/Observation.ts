@@ -3,12 +3,12 @@
  * removed, then (unless switched off) recognised secrets redacted, with a count. Session metadata
  * strings get the same hygiene. One place, used by every tool that returns terminal text.
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { sanitizeTerminalText } from "../domain/Hygiene.js"
 import { redactSecrets } from "../domain/Redaction.js"
 import { CommandResult } from "../services/CommandRunner.js"
 import type { SessionInfo } from "../services/Terminal.js"
-import { DEFAULT_TOOL_SETTINGS, ToolSettings } from "../services/ToolSettings.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
 
 export interface Observed {
   readonly text: string
@@ -26,13 +26,8 @@ export const observeText = (text: string, redact: boolean): Observed => {
 
 export const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").length)
 
-const settings = Effect.map(
-  Effect.serviceOption(ToolSettings),
-  Option.getOrElse(() => DEFAULT_TOOL_SETTINGS)
-)
-
 export const observe = (text: string): Effect.Effect<Observed> =>
-  Effect.map(settings, (s) => observeText(text, s.redactSecrets))
+  Effect.map(currentToolSettings, (s) => observeText(text, s.redactSecrets))
 
 /** run_command / get_command_result output: the CommandResult plus how many secrets were redacted. */
 export const ObservedCommandResult = Schema.extend(

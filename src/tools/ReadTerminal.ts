@@ -70,6 +70,7 @@ export const readTerminal = defineTool({
       captured_at: DateTime.formatIso(capturedAt)
     }
   }),
+  returnedText: (read) => read.content,
   summary: (read) =>
     `${UNTRUSTED_TERMINAL_NOTICE}\nRead ${read.line_count} line(s) from session ${read.session_id}${read.truncated ? " (older lines left out)" : ""}; ` +
     `execution_readiness: ${read.execution_readiness}.`

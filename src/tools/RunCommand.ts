@@ -18,7 +18,7 @@ export const RunCommandInput = Schema.Struct({
     "Exact session_id from list_sessions or get_current_session; never a title or a guess."
   ),
   command: commandField(
-    "The exact single-line shell command the user asked for (at most 8192 characters; no control characters)."
+    "The exact single-line shell command the user asked for (at most 8192 characters; no control, invisible or look-alike characters)."
   ),
   wait_for_completion: booleanField(
     "wait_for_completion",
@@ -66,6 +66,7 @@ export const runCommand = defineTool({
   input: RunCommandInput,
   output: ObservedCommandResult,
   audit: "command",
+  deadline: "self",
   handler: Effect.fn("run_command")(function* (input) {
     const runner = yield* CommandRunner
     const result = yield* runner.run({

@@ -42,9 +42,20 @@ export interface Tool<I, IE, O, OE> {
   readonly summary: (output: O) => string
   /**
    * How the audit trail records a call: "command" (run_command, get_command_result: the result)
-   * or, by default, "read" (the size and digest of what the model was shown).
+   * or, by default, "read" (the size and digest of what the model was shown, see returnedText).
    */
   readonly audit?: "read" | "command"
+  /**
+   * For a read: the terminal text the call returns, exactly (read_terminal: `content`), which the
+   * audit trail digests. Without it the trail digests the result's JSON text block as sent.
+   */
+  readonly returnedText?: (output: O) => string
+  /**
+   * How the call deadline (ToolSettings.deadlineMs) applies: by default ("call") to the whole call;
+   * "self" when the tool bounds itself (run_command: the runner holds its pre-send phase to the
+   * deadline, then `timeout_seconds` governs; get_command_result: its `wait_seconds`).
+   */
+  readonly deadline?: "call" | "self"
   /** Whether a successful output still reports a tool error (`isError: true`), e.g. a rejection. */
   readonly isErrorOutput?: (output: O) => boolean
 }

@@ -143,4 +143,24 @@ describe("AppConfigLive", () => {
       expect(String(config.left.message)).toContain("readonly")
     }
   })
+
+  it("takes the tool deadline from the file or TERMPILOT_TOOL_DEADLINE_MS (which wins); 15 s otherwise", async () => {
+    const none = await load({ HOME: "/nonexistent-home" })
+    expect(Either.map(none, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(15_000))
+    const file = configHome({ toolDeadlineMs: 4_000 })
+    const fromFile = await load({ HOME: "/h", XDG_CONFIG_HOME: file })
+    expect(Either.map(fromFile, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(4_000))
+    const fromEnv = await load({ HOME: "/h", XDG_CONFIG_HOME: file, TERMPILOT_TOOL_DEADLINE_MS: "2500" })
+    expect(Either.map(fromEnv, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(2_500))
+  })
+
+  it("refuses a tool deadline outside 100 ms … 300 s, in the env and in the file", async () => {
+    for (const value of ["0", "99", "300001", "soon", "1.5"]) {
+      const config = await load({ HOME: "/nonexistent-home", TERMPILOT_TOOL_DEADLINE_MS: value })
+      expect(Either.isLeft(config), value).toBe(true)
+    }
+    const bad = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ toolDeadlineMs: 50 }) })
+    expect(Either.isLeft(bad)).toBe(true)
+    if (Either.isLeft(bad)) expect(String(bad.left.message)).toContain("toolDeadlineMs")
+  })
 })

@@ -98,7 +98,7 @@ describe("validateCommand", () => {
   })
 
   it("accepts neighbours of the forbidden ranges", () => {
-    for (const cp of [0x20, 0x7e, 0xa0, 0xa1, 0x2027, 0x202f, 0x2065, 0x206a, 0x200d, 0x2010, 0x061b]) {
+    for (const cp of [0x20, 0x7e, 0xa1, 0x2027, 0x2010, 0x061b, 0x2030, 0x205e, 0x115e, 0x2801, 0x3163]) {
       expect(validateCommand(`x${String.fromCodePoint(cp)}y`), `U+${cp.toString(16)}`).toBeUndefined()
     }
   })

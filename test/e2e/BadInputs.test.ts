@@ -68,6 +68,20 @@ const cases: ReadonlyArray<Case> = [
   run("U+202E right-to-left override", (s) => ({ session_id: s, command: `echo \u202Etxt.exe` }), "command"),
   run("U+2066 left-to-right isolate", (s) => ({ session_id: s, command: `echo \u2066a\u2069` }), "command"),
   run("lone surrogate", (s) => ({ session_id: s, command: `echo \ud800` }), "command"),
+  ...(
+    [
+      ["zero-width space inside echo", "ec\u200bho BAD-INPUT-MUST-NOT-RUN"],
+      ["zero-width joiner inside echo", "ec\u200dho BAD-INPUT-MUST-NOT-RUN"],
+      ["word joiner", `${CMD}\u2060`],
+      ["soft hyphen", `ec\u00adho ${CMD}`],
+      ["BOM", `\ufeff${CMD}`],
+      ["tag characters", `${CMD} \u{E0072}\u{E006D}`],
+      ["no-break space", `echo\u00a0${CMD}`],
+      ["ideographic space", `echo\u3000${CMD}`],
+      ["Hangul filler", `echo \u3164${CMD}`],
+      ["braille blank", `echo\u2800${CMD}`]
+    ] as const
+  ).map(([name, command]) => run(name, (s) => ({ session_id: s, command }), "command")),
   run("100 kB command", (s) => ({ session_id: s, command: `echo ${"x".repeat(100_000)}` }), "command"),
   run("8193 code points", (s) => ({ session_id: s, command: "😀".repeat(8193) }), "command"),
   run("timeout_seconds 0", (s) => ({ session_id: s, command: CMD, timeout_seconds: 0 }), "timeout_seconds"),
@@ -185,5 +199,17 @@ describe("bad inputs through the MCP client", () => {
     const ok = await runCommand(mcp, { session_id: id, command: " echo still-serving " })
     expect(ok.data).toMatchObject({ status: "completed", exit_code: 0, output: "still-serving" })
     expect(world.ledger.all().map((e) => e.text)).toEqual([" echo still-serving \r"])
+  })
+
+  it("an emoji sequence with its joiners is ordinary text, typed exactly", async () => {
+    const { world, mcp } = rig
+    const family = "👩\u200d💻 🏳\ufe0f\u200d🌈 café 日本"
+    const ok = await runCommand(mcp, {
+      session_id: id,
+      command: `echo '${family}' | od -An -tx1 | tr -d ' \\n'`
+    })
+    expect(ok.data).toMatchObject({ status: "completed", exit_code: 0 })
+    expect(ok.data.output).toBe(Buffer.from(`${family}\n`, "utf8").toString("hex"))
+    expect(world.ledger.all().at(-1)?.text).toBe(`echo '${family}' | od -An -tx1 | tr -d ' \\n'\r`)
   })
 })

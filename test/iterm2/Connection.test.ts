@@ -6,43 +6,14 @@
 import net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Queue, Ref, TestClock } from "effect"
-import { afterEach } from "vitest"
 import WebSocket from "ws"
 import { iterm2Codec } from "../../src/layers/iterm2/Codec.js"
-import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
+import { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
 import type { Notification } from "../../src/services/Iterm2Messages.js"
-import { FakeIterm2Server, INVALID_REQUEST } from "../fakes/iterm2/FakeIterm2Server.js"
-import { echoHandler, liveLayer, settingsFor } from "./helpers.js"
+import { INVALID_REQUEST } from "../fakes/iterm2/FakeIterm2Server.js"
+import { failureOf, fakeStarter, getProperty, withLive } from "./helpers.js"
 
-const fakes: Array<FakeIterm2Server> = []
-const startFake = () =>
-  Effect.promise(async () => {
-    const fake = await FakeIterm2Server.start({ handler: echoHandler, allowAll: true })
-    fakes.push(fake)
-    return fake
-  })
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((fake) => fake.close()))
-})
-
-const withLive =
-  (fake: FakeIterm2Server, requestTimeoutMs = 3_000) =>
-  <A, E>(effect: Effect.Effect<A, E, Iterm2Connection>) =>
-    Effect.provide(effect, liveLayer(settingsFor(fake.socketPath, fake.dir, { requestTimeoutMs })))
-
-const getProperty = (name: string, timeoutMs?: number) =>
-  Effect.flatMap(Iterm2Connection, (c) =>
-    c.call(
-      { get_property_request: { session_id: "s", name } },
-      timeoutMs === undefined ? undefined : { timeoutMs }
-    )
-  ).pipe(Effect.map((r) => r.get_property_response?.json_value))
-
-const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
-  if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail")
-    throw new Error(`expected a typed failure: ${String(exit)}`)
-  return exit.cause.error
-}
+const startFake = fakeStarter()
 
 describe("Iterm2ConnectionLive calls", () => {
   it.live("correlates replies by id when they arrive out of order", () =>

@@ -5,10 +5,12 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import { join } from "node:path"
-import { Layer, Option, Redacted } from "effect"
+import { Effect, Exit, Layer, Option, Redacted } from "effect"
+import { afterEach } from "vitest"
 import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
 import type { Iterm2Settings } from "../../src/services/AppConfig.js"
-import type { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
+import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
+import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import type { FakeRequestHandler } from "../fakes/iterm2/FakeProtocol.js"
 import { appConfigFor } from "../support/AppConfigFixture.js"
 
@@ -40,6 +42,42 @@ export const settingsFor = (
   connectTimeoutMs: 3_000,
   ...overrides
 })
+
+/** A starter of echoing fakes for a test file; every fake started is closed after each test. */
+export const fakeStarter = () => {
+  const fakes: Array<FakeIterm2Server> = []
+  afterEach(async () => {
+    await Promise.all(fakes.splice(0).map((fake) => fake.close()))
+  })
+  return () =>
+    Effect.promise(async () => {
+      const fake = await FakeIterm2Server.start({ handler: echoHandler, allowAll: true })
+      fakes.push(fake)
+      return fake
+    })
+}
+
+/** Provide the live connection to `fake`. */
+export const withLive =
+  (fake: FakeIterm2Server, requestTimeoutMs = 3_000) =>
+  <A, E>(effect: Effect.Effect<A, E, Iterm2Connection>) =>
+    Effect.provide(effect, liveLayer(settingsFor(fake.socketPath, fake.dir, { requestTimeoutMs })))
+
+/** A get_property request, answered by echoHandler with the name it asked for. */
+export const getProperty = (name: string, timeoutMs?: number) =>
+  Effect.flatMap(Iterm2Connection, (c) =>
+    c.call(
+      { get_property_request: { session_id: "s", name } },
+      timeoutMs === undefined ? undefined : { timeoutMs }
+    )
+  ).pipe(Effect.map((r) => r.get_property_response?.json_value))
+
+/** The typed failure of an exit (throws if it is anything else). */
+export const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
+  if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail")
+    throw new Error(`expected a typed failure: ${String(exit)}`)
+  return exit.cause.error
+}
 
 export const envCookie = (cookie: string, key?: string): Partial<Iterm2Settings> => ({
   cookie: Option.some(Redacted.make(cookie)),

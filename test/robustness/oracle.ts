@@ -18,6 +18,21 @@ const isBidi = (cp: number) =>
   cp === 0x061c
 const isLineSeparator = (cp: number) => cp === 0x2028 || cp === 0x2029
 const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff
+/** Invisible or blank but not U+0020: Cf, Zs, default-ignorable, the blank look-alikes. */
+const INVISIBLE =
+  /^(?:\p{gc=Cf}|\p{gc=Zs}|\p{Default_Ignorable_Code_Point}|[\u115F\u1160\u3164\uFFA0\u2800])$/u
+const isInvisible = (cp: number) =>
+  cp !== 0x20 && !isSurrogate(cp) && INVISIBLE.test(String.fromCodePoint(cp))
+/** The joiner and selectors the contract allows next to an emoji or ideograph (decided by context). */
+const isContextual = (cp: number) =>
+  cp === 0x200d || cp === 0xfe0e || cp === 0xfe0f || (cp >= 0xe0100 && cp <= 0xe01ef)
+/** Refused outright, or (for the contextual ones) "either": the fuzz does not model emoji context. */
+const invisibleVerdict = (cps: ReadonlyArray<number>): Verdict =>
+  cps.some((cp) => isInvisible(cp) && !isContextual(cp))
+    ? "invalid"
+    : cps.some(isContextual)
+      ? "either"
+      : "valid"
 
 /** Code points; a lone surrogate is its own code point (Array.from keeps it). */
 const codePoints = (text: string): Array<number> => Array.from(text, (c) => c.codePointAt(0) ?? 0)
@@ -28,24 +43,24 @@ const isBlank = (text: string) => /^\s*$/u.test(text.replace(/[\uD800-\uDFFF]/g,
 const and = (a: Verdict, b: Verdict): Verdict =>
   a === "invalid" || b === "invalid" ? "invalid" : a === "either" || b === "either" ? "either" : "valid"
 
-/** session_id / request_id: non-blank, ≤ 256 code points, no control, bidi or lone surrogates. */
+/** session_id / request_id: non-blank, ≤ 256 code points, no control, bidi, invisible or lone surrogates. */
 export const identifier = (value: unknown): Verdict => {
   if (typeof value !== "string" || isBlank(value)) return "invalid"
   const cps = codePoints(value)
   if (cps.length > 256) return "invalid"
   if (cps.some((cp) => isControl(cp) || isBidi(cp) || isSurrogate(cp))) return "invalid"
   // The identifier rules do not list U+2028/U+2029 (the command rules do): refusing is fine too.
-  return cps.some(isLineSeparator) ? "either" : "valid"
+  return and(cps.some(isLineSeparator) ? "either" : "valid", invisibleVerdict(cps))
 }
 
-/** command: non-blank, ≤ 8192 code points, one line, no control, bidi or lone surrogates. */
+/** command: non-blank, ≤ 8192 code points, one line, no control, bidi, invisible or lone surrogates. */
 export const command = (value: unknown): Verdict => {
   if (typeof value !== "string" || isBlank(value)) return "invalid"
   const cps = codePoints(value)
   if (cps.length > 8192) return "invalid"
   return cps.some((cp) => isControl(cp) || isBidi(cp) || isSurrogate(cp) || isLineSeparator(cp))
     ? "invalid"
-    : "valid"
+    : invisibleVerdict(cps)
 }
 
 const integerIn =

@@ -3,6 +3,7 @@
  * closed, typed-error assertions on tool results, and bounded polling (every wait here ends).
  */
 import { expect } from "vitest"
+import type { TermPilotConfig } from "../../src/domain/ConfigFile.js"
 import type { Iterm2Settings } from "../../src/services/AppConfig.js"
 import { call, type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 
@@ -14,9 +15,10 @@ export type ToolResult = Awaited<ReturnType<typeof call>>
 /** Opens a rig, runs `body`, and closes the rig whatever happens. */
 export const withRig = async <A>(
   body: (rig: FakeIterm2Rig) => Promise<A>,
-  settings: Partial<Iterm2Settings> = SHORT_TIMEOUTS
+  settings: Partial<Iterm2Settings> = SHORT_TIMEOUTS,
+  config?: Partial<TermPilotConfig>
 ): Promise<A> => {
-  const rig = await openFakeIterm2Rig({ settings })
+  const rig = await openFakeIterm2Rig(config === undefined ? { settings } : { settings, config })
   try {
     return await body(rig)
   } finally {

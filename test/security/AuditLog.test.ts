@@ -80,8 +80,8 @@ describe("AuditLogLive", () => {
           audit.record(
             AuditEvent.command("run_command", result({ output }), ["Main window", "zsh", "build"])
           ),
-          audit.record(AuditEvent.read("read_terminal", "w0t0p0:ABC", screen)),
-          audit.record(AuditEvent.read("list_sessions", null, "[]")),
+          audit.record(AuditEvent.read("read_terminal", "w0t0p0:ABC", screen, "content")),
+          audit.record(AuditEvent.read("list_sessions", null, "[]", "json_text")),
           audit.record(
             AuditEvent.command(
               "get_command_result",
@@ -119,10 +119,16 @@ describe("AuditLogLive", () => {
       })
       expect(read).toMatchObject({
         session_id: "w0t0p0:ABC",
+        digest_of: "content",
         returned_chars: 15,
         returned_sha256: sha256(screen)
       })
-      expect(list).toMatchObject({ session_id: null, returned_chars: 2, returned_sha256: sha256("[]") })
+      expect(list).toMatchObject({
+        session_id: null,
+        digest_of: "json_text",
+        returned_chars: 2,
+        returned_sha256: sha256("[]")
+      })
       expect(get).toMatchObject({
         status: "timed_out",
         output_chars: null,
@@ -158,7 +164,7 @@ describe("AuditLogLive", () => {
       const base = tempDir()
       const path = join(base, "state", "termpilot", "audit.jsonl")
       yield* withAudit(live({ path, maxBytes: 1 << 20 }), (audit) =>
-        audit.record(AuditEvent.read("t", null, "x"))
+        audit.record(AuditEvent.read("t", null, "x", "content"))
       )
       expect(statSync(path).mode & 0o777).toBe(0o600)
       expect(statSync(join(base, "state", "termpilot")).mode & 0o777).toBe(0o700)
@@ -168,7 +174,7 @@ describe("AuditLogLive", () => {
       writeFileSync(existing, "")
       chmodSync(existing, 0o644)
       yield* withAudit(live({ path: existing, maxBytes: 1 << 20 }), (audit) =>
-        audit.record(AuditEvent.read("t", null, "x"))
+        audit.record(AuditEvent.read("t", null, "x", "content"))
       )
       expect(statSync(existing).mode & 0o777).toBe(0o600)
       expect(readLines(existing)).toHaveLength(1)
@@ -224,9 +230,9 @@ describe("AuditLogLive", () => {
     Effect.gen(function* () {
       const dir = tempDir()
       const path = join(dir, "audit.jsonl")
-      yield* withAudit(AuditLogDisabled, (audit) => audit.record(AuditEvent.read("t", null, "x")))
+      yield* withAudit(AuditLogDisabled, (audit) => audit.record(AuditEvent.read("t", null, "x", "content")))
       yield* withAudit(auditLogLayer({ enabled: false, path, maxBytes: 4096, redact: true }), (audit) =>
-        audit.record(AuditEvent.read("t", null, "x"))
+        audit.record(AuditEvent.read("t", null, "x", "content"))
       )
       expect(readdirSync(dir)).toEqual([])
       expect(existsSync(path)).toBe(false)
@@ -248,7 +254,11 @@ describe("AuditLogLive", () => {
       const outcome = yield* withAudit(live({ path, maxBytes: 4096 }), (audit) =>
         Effect.forEach(
           [1, 2, 3],
-          () => Effect.zipRight(audit.record(AuditEvent.read("t", null, "x")), Effect.sleep("30 millis")),
+          () =>
+            Effect.zipRight(
+              audit.record(AuditEvent.read("t", null, "x", "content")),
+              Effect.sleep("30 millis")
+            ),
           {
             discard: true
           }
@@ -279,9 +289,13 @@ describe("AuditLogLive", () => {
         drainTimeout: "50 millis"
       })
       const recorded = yield* Effect.flatMap(AuditLog, (audit) =>
-        Effect.forEach(Array.from({ length: 50 }), () => audit.record(AuditEvent.read("t", null, "x")), {
-          discard: true
-        })
+        Effect.forEach(
+          Array.from({ length: 50 }),
+          () => audit.record(AuditEvent.read("t", null, "x", "content")),
+          {
+            discard: true
+          }
+        )
       ).pipe(
         Effect.provide(layer),
         Effect.provide(stuck),
@@ -298,9 +312,13 @@ describe("AuditLogLive", () => {
     Effect.gen(function* () {
       const path = join(tempDir(), "audit.jsonl")
       yield* withAudit(live({ path, maxBytes: 1 << 20, queueCapacity: 2 }), (audit) =>
-        Effect.forEach(Array.from({ length: 40 }), () => audit.record(AuditEvent.read("t", null, "x")), {
-          discard: true
-        })
+        Effect.forEach(
+          Array.from({ length: 40 }),
+          () => audit.record(AuditEvent.read("t", null, "x", "content")),
+          {
+            discard: true
+          }
+        )
       ).pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
       const lines = readLines(path)
       const reads = lines.filter((l) => l.kind === "read").length

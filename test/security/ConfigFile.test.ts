@@ -21,9 +21,10 @@ const decodeError = (text: string) => {
 }
 
 describe("ConfigFile schema", () => {
-  it("fills every default: redaction and audit on, 10 MiB, not read-only, no policy", () => {
+  it("fills every default: redaction and audit on, 10 MiB, not read-only, 15 s deadline, no policy", () => {
     expect(DEFAULT_CONFIG).toEqual({
       readOnly: false,
+      toolDeadlineMs: 15_000,
       redaction: { enabled: true },
       audit: { enabled: true, maxBytes: 10 * 1024 * 1024 },
       policy: {},

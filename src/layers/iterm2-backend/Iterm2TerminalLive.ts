@@ -89,7 +89,8 @@ export const Iterm2TerminalLive = Layer.effect(
 
     const submit = (sessionId: string, command: string) =>
       Effect.gen(function* () {
-        const [prompt, alternate] = yield* promptAndScreen(conn, sessionId)
+        // The check may be cut short (the runner's deadline); the send below may not.
+        const [prompt, alternate] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
         const readiness = verdict(prompt, alternate)
         if (readiness !== "ready") return yield* notReady(sessionId, readiness)
         const reply = yield* conn

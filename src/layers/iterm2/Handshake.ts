@@ -148,6 +148,8 @@ export const openSocket = (options: {
   return Effect.suspend(() =>
     existsSync(socketPath) ? attempt : Effect.fail(socketMissing(socketPath))
   ).pipe(
+    // Interruptible so that the timeout fires even for a caller in an uninterruptible region.
+    Effect.interruptible,
     Effect.timeoutFail({
       duration: Duration.millis(timeoutMs),
       onTimeout: () =>

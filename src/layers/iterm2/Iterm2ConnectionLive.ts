@@ -1,7 +1,8 @@
 /**
  * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
  * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
- * notifications out to every `events` subscriber, and serialises transactions.
+ * notifications out to every `events` subscriber, and serialises transactions. A connection on
+ * which a request was left unanswered, with no reply since, is replaced by the next call.
  */
 import { Effect, Layer, Option, PubSub, Redacted, Ref } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
@@ -86,7 +87,12 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     const connection: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
       Effect.gen(function* () {
         const existing = yield* Ref.get(current)
-        if (existing?.isOpen()) return existing
+        if (existing?.isOpen() && !existing.isSuspect()) return existing
+        // A request timed out and nothing has come back since: do not queue behind it again.
+        if (existing?.isSuspect()) {
+          yield* Effect.logDebug("iTerm2 left a request unanswered; reconnecting")
+          yield* existing.close
+        }
         const fresh = yield* connect
         yield* Ref.set(current, fresh)
         return fresh
@@ -123,35 +129,50 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
           )
     }
 
-    const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | Iterm2Error, R> =>
-      transactionLock.withPermits(1)(
-        Effect.acquireUseRelease(
-          Effect.gen(function* () {
-            const rpc = yield* connection
-            // A begin that timed out may still open the transaction when it arrives, and a
-            // transaction left open freezes iTerm2 for every client: when the begin does not
-            // clearly succeed, close the connection, which ends any transaction it holds.
-            yield* rpc.call({ transaction_request: { begin: true } }, settings.requestTimeoutMs).pipe(
-              Effect.flatMap((begun) => transactionStatus("begin", begun)),
-              Effect.tapError(() => rpc.close)
-            )
-            return rpc
-          }),
-          () => body,
-          // End on the connection that began it; a dropped connection has already ended it. An
-          // end that fails is made certain the same way: by closing the connection.
-          (rpc) =>
-            rpc.isOpen()
-              ? rpc.call({ transaction_request: { begin: false } }, settings.requestTimeoutMs).pipe(
-                  Effect.flatMap((ended) => transactionStatus("end", ended)),
-                  Effect.catchAll((error) =>
-                    Effect.zipRight(
-                      Effect.logWarning(`iTerm2 transaction end: ${error.message}; reconnecting`),
-                      rpc.close
-                    )
-                  )
+    /** End the transaction on the connection that began it, or make it certain by closing that. */
+    const endTransaction = (rpc: RpcConnection) =>
+      // A dropped connection has already ended it; one with a request left unanswered would only
+      // queue the end behind it: closing ends the transaction at once.
+      !rpc.isOpen()
+        ? Effect.void
+        : rpc.isSuspect()
+          ? rpc.close
+          : rpc.call({ transaction_request: { begin: false } }, settings.requestTimeoutMs).pipe(
+              Effect.flatMap((ended) => transactionStatus("end", ended)),
+              Effect.catchAll((error) =>
+                Effect.zipRight(
+                  Effect.logWarning(`iTerm2 transaction end: ${error.message}; reconnecting`),
+                  rpc.close
                 )
-              : Effect.void
+              )
+            )
+
+    /**
+     * Waiting for the lock and for the begin can be interrupted even when the caller cannot be (the
+     * runner's send phase); `body` runs with the caller's interruptibility, and nothing after it
+     * re-enables interruption, so a body that finished is never turned into an interruption.
+     */
+    const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | Iterm2Error, R> =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(
+          Effect.interruptible(transactionLock.take(1)),
+          Effect.acquireUseRelease(
+            Effect.gen(function* () {
+              const rpc = yield* connection
+              // A begin that timed out (or was abandoned) may still open the transaction when it
+              // arrives, and a transaction left open freezes iTerm2 for every client: when the begin
+              // does not clearly succeed, close the connection, which ends any transaction it holds.
+              yield* Effect.interruptible(
+                rpc.call({ transaction_request: { begin: true } }, settings.requestTimeoutMs)
+              ).pipe(
+                Effect.flatMap((begun) => transactionStatus("begin", begun)),
+                Effect.onError(() => rpc.close)
+              )
+              return rpc
+            }),
+            () => restore(body),
+            endTransaction
+          ).pipe(Effect.ensuring(transactionLock.release(1)))
         )
       )
 

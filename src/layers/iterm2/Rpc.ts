@@ -1,7 +1,8 @@
 /**
  * Rpc — one live WebSocket to iTerm2: frames requests with ids, correlates replies by id (in any
  * order), hands id-less notifications to a sink, and on a dropped socket fails every in-flight
- * call with `disconnected` exactly once.
+ * call with `disconnected` exactly once. A request left unanswered makes the connection suspect
+ * (iTerm2 may have lost it, or may still act on it late): the owner replaces a suspect connection.
  */
 import { Deferred, Duration, Effect, Exit } from "effect"
 import type WebSocket from "ws"
@@ -18,6 +19,11 @@ import type { OpenSocket } from "./Handshake.js"
 export interface RpcConnection {
   readonly protocolVersion: readonly [number, number]
   readonly isOpen: () => boolean
+  /**
+   * A request was left without a reply (timed out or abandoned) and no reply of any kind has
+   * arrived since: iTerm2 may not be answering on this connection.
+   */
+  readonly isSuspect: () => boolean
   /** Send one request and await its reply (validated: no `error`, the matching submessage). */
   readonly call: (request: ClientRequest, timeoutMs: number) => Effect.Effect<ServerResponse, Iterm2Error>
   readonly close: Effect.Effect<void>
@@ -75,6 +81,7 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
   const pending = new Map<number, Deferred.Deferred<ServerOriginatedMessage, Iterm2Error>>()
   let open = true
   let writable = true
+  let suspect = false
 
   const drop = (why: string) => {
     if (!open) return
@@ -99,6 +106,7 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
       return
     }
     if (message.id === undefined) return
+    suspect = false // iTerm2 answers on this connection, if late
     const deferred = pending.get(message.id)
     if (deferred === undefined) return
     pending.delete(message.id)
@@ -139,7 +147,11 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
           writable = false
         }
       })
+      // Interruptible for the timeout's sake only: a caller in an uninterruptible region (the
+      // runner's send phase, a transaction's begin) must still see the timeout fire, and it does not
+      // make the caller itself interruptible.
       const reply = yield* Deferred.await(deferred).pipe(
+        Effect.interruptible,
         Effect.timeoutFail({
           duration: Duration.millis(timeoutMs),
           onTimeout: () =>
@@ -148,7 +160,12 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
               message: `iTerm2 did not answer ${kind ?? "a request"} within ${timeoutMs} ms.`
             })
         }),
-        Effect.ensuring(Effect.sync(() => pending.delete(id)))
+        // Still pending here means abandoned (timed out, or the caller gave up): no reply yet.
+        Effect.ensuring(
+          Effect.sync(() => {
+            if (pending.delete(id)) suspect = true
+          })
+        )
       )
       return yield* validateReply(kind, reply)
     })
@@ -157,6 +174,7 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
     protocolVersion: socket.protocolVersion,
     // A socket iTerm2 is closing is not open, even before its close event arrives.
     isOpen: () => open && writable && ws.readyState === ws.OPEN,
+    isSuspect: () => suspect,
     call,
     close: Effect.sync(() => {
       ws.terminate()

@@ -284,6 +284,9 @@ export class FakeIterm2Server {
       if ("error" in fault) return reply({ error: fault.error })
       if ("emptyReply" in fault) return reply(undefined)
       await delay(fault.delayMs)
+      // What iTerm2 already received it still carries out (a late SendText types), but it does not
+      // open a transaction for a client that has left.
+      if (conn.closed && kind === "transaction_request") return
     }
     if (this.options.handler.handlesTransactions !== true) {
       // While another connection holds a transaction, iTerm2 runs only that connection's requests.

@@ -1,0 +1,71 @@
+/**
+ * The call deadline in the tool adapter (TestClock): a read whose backend never answers is a
+ * `deadline_exceeded` ToolError exactly at the deadline, not before; tools that bound themselves
+ * (get_command_result) are left to their own wait.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, TestClock } from "effect"
+import { CommandRunner } from "../../src/services/CommandRunner.js"
+import { Terminal } from "../../src/services/Terminal.js"
+import { ToolSettings } from "../../src/services/ToolSettings.js"
+import { callTool } from "../../src/tools/Adapter.js"
+import { getCommandResult } from "../../src/tools/GetCommandResult.js"
+import { listSessions } from "../../src/tools/ListSessions.js"
+import { readTerminal } from "../../src/tools/ReadTerminal.js"
+import { SESSION_ID } from "../support/RecordingBackend.js"
+
+const DEADLINE_MS = 3_000
+
+const hanging = Layer.merge(
+  Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never }),
+  Layer.mock(CommandRunner, {
+    result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))
+  })
+)
+
+const start = (effect: Effect.Effect<unknown, never, Terminal | CommandRunner>) =>
+  Effect.fork(
+    effect.pipe(
+      Effect.provide(hanging),
+      Effect.provideService(ToolSettings, { redactSecrets: true, deadlineMs: DEADLINE_MS })
+    )
+  )
+
+describe("the call deadline (adapter)", () => {
+  it.effect("read_terminal whose backend never answers: deadline_exceeded at the deadline", () =>
+    Effect.gen(function* () {
+      const fiber = yield* start(callTool(readTerminal, { session_id: SESSION_ID }))
+      yield* TestClock.adjust(DEADLINE_MS - 1)
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      const result = yield* Fiber.join(fiber)
+      expect(result).toMatchObject({
+        isError: true,
+        structuredContent: { error_code: "deadline_exceeded" }
+      })
+      expect(JSON.stringify(result)).toMatch(/within 3 s/)
+    })
+  )
+
+  it.effect("list_sessions too", () =>
+    Effect.gen(function* () {
+      const fiber = yield* start(callTool(listSessions, {}))
+      yield* TestClock.adjust(DEADLINE_MS)
+      const result = yield* Fiber.join(fiber)
+      expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "deadline_exceeded" } })
+    })
+  )
+
+  it.effect("get_command_result bounds itself: its wait runs past the call deadline", () =>
+    Effect.gen(function* () {
+      const fiber = yield* start(
+        callTool(getCommandResult, { request_id: "0123456789abcdef0123456789abcdef", wait_seconds: 10 })
+      )
+      yield* TestClock.adjust(DEADLINE_MS * 2)
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("10 seconds")
+      const result = yield* Fiber.join(fiber)
+      expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "internal_error" } })
+    })
+  )
+})
