@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Keeps every test (and every termpilot it spawns) away from the machine's own tmux servers.
+    setupFiles: ["test/support/IsolateTmux.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
