@@ -36,6 +36,9 @@ describe("TmuxId", () => {
       " tmux:/tmp/s:1.2:%3",
       "tmux:/tmp/s:1.2:%3\n",
       "tmux:/tmp/s:1.2:%{last}",
+      "tmux:/tmp/s:1.2:%03",
+      "tmux:/tmp/s:01.2:%3",
+      "tmux:/tmp/s:1.02:%3",
       "tmux:/tmp/s:-1.2:%3",
       "TMUX:/tmp/s:1.2:%3"
     ]) {

@@ -25,12 +25,13 @@ export const TMUX_ID_PREFIX = "tmux:"
 export const formatPaneId = (id: TmuxPaneId): string =>
   `${TMUX_ID_PREFIX}${id.socket}:${id.pid}.${id.startTime}:%${id.pane}`
 
-/** The parts of a well-formed id; null for anything else. */
+/** The parts of a well-formed id in its one canonical spelling (no leading zeros); null otherwise. */
 export const parsePaneId = (sessionId: string): TmuxPaneId | null => {
   const match = ID.exec(sessionId)
   if (match === null) return null
   const [, socket, pid, start, pane] = match
-  return { socket: socket!, pid: Number(pid), startTime: Number(start), pane: Number(pane) }
+  const id = { socket: socket!, pid: Number(pid), startTime: Number(start), pane: Number(pane) }
+  return formatPaneId(id) === sessionId ? id : null
 }
 
 /** Whether two identities name the same server life. */
