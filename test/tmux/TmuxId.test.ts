@@ -36,11 +36,13 @@ describe("TmuxId", () => {
       " tmux:/tmp/s:1.2:%3",
       "tmux:/tmp/s:1.2:%3\n",
       "tmux:/tmp/s:1.2:%{last}",
-      "tmux:/tmp/s:1.2:%03",
-      "tmux:/tmp/s:01.2:%3",
-      "tmux:/tmp/s:1.02:%3",
       "tmux:/tmp/s:-1.2:%3",
-      "TMUX:/tmp/s:1.2:%3"
+      "TMUX:/tmp/s:1.2:%3",
+      // Leading zeros would name the canonical pane once parsed: only the canonical form is an id.
+      "tmux:/tmp/s:1.2:%03",
+      "tmux:/tmp/s:1.2:%00",
+      "tmux:/tmp/s:01.2:%3",
+      "tmux:/tmp/s:1.02:%3"
     ]) {
       expect(parsePaneId(bad), bad).toBeNull()
     }

@@ -25,7 +25,11 @@ export const TMUX_ID_PREFIX = "tmux:"
 export const formatPaneId = (id: TmuxPaneId): string =>
   `${TMUX_ID_PREFIX}${id.socket}:${id.pid}.${id.startTime}:%${id.pane}`
 
-/** The parts of a well-formed id in its one canonical spelling (no leading zeros); null otherwise. */
+/**
+ * The parts of a well-formed id; null for anything else. Only the canonical spelling is an id:
+ * `%00` or a pid with a leading zero would name the same pane as `%0` once parsed, so an id must
+ * be exactly what `formatPaneId` makes of its parts.
+ */
 export const parsePaneId = (sessionId: string): TmuxPaneId | null => {
   const match = ID.exec(sessionId)
   if (match === null) return null
