@@ -80,6 +80,17 @@ describe("tmux inventory", () => {
     })
   })
 
+  it("keeps the session a person's plain `tmux attach` picks (attaching counts as activity)", async () => {
+    await run(backend.terminal.listSessions)
+    const human = await one.human(null)
+    const picked = one.tmux("list-clients", "-F", "#{client_control_mode} #{session_name}").split("\n")
+    expect(picked).toContain("0 beta gamma")
+    human.kill()
+    await waitFor("the person's client to go", () =>
+      one.tmux("list-clients", "-F", "#{client_control_mode}").includes("0") ? undefined : true
+    )
+  })
+
   it("tracks a pane's prompt once Enter is pressed, and getSession agrees with the listing", async () => {
     const id = await one.readyPane(backend, panes.d!)
     const listed = (await run(backend.terminal.listSessions)).find((s) => s.session_id === id)

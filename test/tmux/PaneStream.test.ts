@@ -146,6 +146,15 @@ describe("PaneStream", () => {
     expect(r.result()).toEqual({ lines: ["done", "ac      z", "keepred"], truncated: false })
   })
 
+  it("drops an unterminated blank line (zsh's PROMPT_SP) but keeps blank lines the output ended", () => {
+    const r = new TextRender()
+    r.write(`zsh-zsh\r\n\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m${" ".repeat(79)}\r \r`, true)
+    expect(r.result().lines).toEqual(["zsh-zsh"])
+    const blank = new TextRender()
+    blank.write("a\r\n\r\n", true)
+    expect(blank.result().lines).toEqual(["a", ""])
+  })
+
   it("keeps only a bounded tail of a huge output, and says so", () => {
     const r = new TextRender({ maxLines: 3, maxChars: 1000 })
     for (let i = 0; i < 100; i++) r.write(`line ${i}\r\n`, true)

@@ -107,10 +107,14 @@ export class TextRender {
     this.dropped = false
   }
 
-  /** The kept tail: completed lines plus the current one when it holds anything. */
+  /**
+   * The kept tail: completed lines plus the unterminated current one when it shows anything (a
+   * blank one is cursor housekeeping such as zsh's PROMPT_SP, not output).
+   */
   result(): RenderedLines {
     const lines = this.lines.slice(this.head)
-    if (this.cells.length > 0) lines.push(this.cells.join(""))
+    const current = this.cells.join("")
+    if (current.trim() !== "") lines.push(current)
     return { lines, truncated: this.dropped }
   }
 

@@ -42,7 +42,7 @@ const CLOSE_GRACE_MS = 500
 const STDERR_KEPT = 2048
 
 /** tmux must not see TermPilot's own $TMUX/$TMUX_PANE (it would refuse or misattribute nesting). */
-const childEnv = (): NodeJS.ProcessEnv => {
+export const childEnv = (): NodeJS.ProcessEnv => {
   const { TMUX: _tmux, TMUX_PANE: _pane, ...env } = process.env
   return env
 }

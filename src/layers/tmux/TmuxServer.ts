@@ -4,6 +4,7 @@
  * (PaneTable.ts). Pane death is noticed from notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
  * says nothing at all). When its last client goes, the server is gone: watchers get `Lost`.
  */
+import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Deferred, Effect, FiberId, type Queue } from "effect"
 import { FLAG_FIELDS, type FlagRow, formatOf, paneNumber, parseFields } from "../../domain/tmux/PaneFormat.js"
@@ -14,6 +15,7 @@ import {
   type ControlClient,
   type ControlHooks,
   type ControlTarget,
+  childEnv,
   openControlClient
 } from "./ControlClient.js"
 import { PaneTable } from "./PaneTable.js"
@@ -40,6 +42,31 @@ const IDENTITY_LINE = `display -p ${formatOf(["pid", "start_time", "version", "s
 
 export const flagsLine = (pane: number) => `display -p -t %${pane} ${formatOf(FLAG_FIELDS)}`
 
+/** Session ids of the server at `socket`, least recently active first (one `tmux -N` run). */
+const sessionsByActivity = (
+  socket: string,
+  settings: ServerSettings
+): Effect.Effect<ReadonlyArray<string>, TermPilotError> =>
+  Effect.async((resume) => {
+    execFile(
+      settings.tmuxPath,
+      ["-N", "-S", socket, "list-sessions", "-F", "#{session_activity} #{session_id}"],
+      { timeout: settings.commandTimeoutMs, env: childEnv(), encoding: "utf8" },
+      (error, stdout) => {
+        if (error !== null) {
+          resume(Effect.fail(fail("tmux_unavailable", `No tmux server answers at ${socket}.`, error)))
+          return
+        }
+        const rows = stdout
+          .split("\n")
+          .map((line) => line.split(" "))
+          .filter((r): r is [string, string] => r.length === 2 && /^\$\d+$/.test(r[1]!))
+        rows.sort((a, b) => Number(a[0]) - Number(b[0]))
+        resume(Effect.succeed(rows.map((r) => r[1])))
+      }
+    )
+  })
+
 export interface ServerSettings {
   readonly tmuxPath: string
   readonly commandTimeoutMs: number
@@ -61,13 +88,21 @@ export class TmuxServer {
     private readonly settings: ServerSettings
   ) {}
 
-  /** Attach to whichever session tmux picks, learn the server's identity; fails when no server answers. */
+  /**
+   * Attach to every session, least recently active first: attaching counts as activity, and a
+   * person's plain `tmux attach` picks the most recently active session, so the order they left
+   * is kept. Fails when no server answers.
+   */
   static open(socket: string, settings: ServerSettings): Effect.Effect<TmuxServer, TermPilotError> {
     return Effect.gen(function* () {
       if (!existsSync(socket))
         return yield* fail("tmux_unavailable", `No tmux server is running at ${socket}.`)
+      const order = yield* sessionsByActivity(socket, settings)
+      const first = order[0]
+      if (first === undefined)
+        return yield* fail("tmux_unavailable", `The tmux server at ${socket} has no session.`)
       const server = new TmuxServer(socket, settings)
-      const client = yield* openControlClient(server.target(null), server.hooks)
+      const client = yield* openControlClient(server.target(first), server.hooks)
       const reply = yield* client
         .command(IDENTITY_LINE)
         .pipe(Effect.tapError(() => Effect.promise(() => client.close())))
@@ -78,8 +113,8 @@ export class TmuxServer {
       }
       server.identity = { socket, pid: Number(row.pid), startTime: Number(row.start_time) }
       server.version = row.version
-      client.session = row.session_id
-      server.clients.set(row.session_id, client)
+      server.clients.set(first, client)
+      for (const session of order.slice(1)) yield* Effect.ignore(server.ensureClient(session))
       return server
     })
   }

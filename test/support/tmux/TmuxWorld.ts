@@ -146,9 +146,10 @@ export class TmuxWorld {
     await waitFor(`a prompt in ${pane}`, () => (/^\$\s*$/m.test(this.capture(pane)) ? true : undefined))
   }
 
-  /** A person's client in a real pty of `cols`×`rows`, attached to `session`. */
-  async human(session: string, cols = 132, rows = 43): Promise<pty.IPty> {
-    const p = pty.spawn("tmux", ["-S", this.socket, "attach-session", "-t", session], {
+  /** A person's client in a real pty of `cols`×`rows`, attached to `session` (null: tmux's pick). */
+  async human(session: string | null, cols = 132, rows = 43): Promise<pty.IPty> {
+    const target = session === null ? [] : ["-t", session]
+    const p = pty.spawn("tmux", ["-S", this.socket, "attach-session", ...target], {
       cols,
       rows,
       env: this.env as Record<string, string>,
