@@ -129,6 +129,24 @@ describe("PaneStream", () => {
     expect(step.events).toEqual([{ _tag: "Prompt", promptId: "2" }])
   })
 
+  it("takes a prompt redrawn without a D (a resize) as the same prompt, so a command typed at it stays ours", () => {
+    const s = new PaneStream([TOK])
+    s.record = true
+    s.feed(enc(`${mark("A")}$ ${mark("B")}`))
+    // bash after SIGWINCH: CR, erase line, then A…B again; the command is typed and run after it.
+    const redraw = s.feed(enc(`\r\x1b[K\r${mark("A")}$ ${mark("B")}`))
+    expect(redraw.events).toEqual([{ _tag: "Prompt", promptId: "1" }])
+    const ran = s.feed(enc(cycle("ok\r\n", 0)))
+    expect(ran.events).toEqual([
+      { _tag: "CommandStart", promptId: "1", command: null },
+      { _tag: "CommandEnd", promptId: "1", exitCode: 0 },
+      { _tag: "Prompt", promptId: "2" }
+    ])
+    // After a D (Ctrl-C at the prompt) the next A is a new prompt again.
+    const cancelled = s.feed(enc(`^C\r\n${mark("D")}${mark("A")}$ ${mark("B")}`))
+    expect(cancelled.events).toEqual([{ _tag: "Prompt", promptId: "3" }])
+  })
+
   it("notes text echoed after B (typed input) but not pure escape sequences", () => {
     const s = new PaneStream([TOK])
     s.record = true

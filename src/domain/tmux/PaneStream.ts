@@ -61,6 +61,8 @@ export class PaneStream {
   private blocked: { segments: ReadonlyArray<OscSegment>; index: number; token: string | null } | null = null
   private backlog: Array<string> = []
   private phase: PromptPhase = "none"
+  /** A D came since the last B (so the next A is a new prompt, not a redraw of this one). */
+  private endedSinceDrawn = false
   private last: LastMark = null
   private echoed = false
   private counter = 0
@@ -195,13 +197,18 @@ export class PaneStream {
   }
 
   private mark(mark: Osc133Mark, events: Array<PromptEvent>): void {
+    // An A while the command line is open and no D came since (a resize, SIGWINCH) is the shell
+    // redrawing the same prompt: the command typed at it is still the one that will run there.
+    const redraw = mark._tag === "PromptStart" && this.phase === "editing" && !this.endedSinceDrawn
+    if (mark._tag === "CommandFinished") this.endedSinceDrawn = true
+    if (mark._tag === "CommandLineStart") this.endedSinceDrawn = false
     const { phase, step } = stepPrompt(this.phase, mark)
     this.phase = phase
     const promptId = String(this.counter)
     switch (step._tag) {
       case "NewPrompt":
         if (this.capturing) this.finishCapture(promptId)
-        this.counter++
+        if (!redraw) this.counter++
         break
       case "PromptDrawn":
         events.push({ _tag: "Prompt", promptId })
