@@ -5,22 +5,15 @@
  * Every control client it starts ends when the Scope closes.
  */
 import { Effect, type Scope } from "effect"
+import type { TmuxSettings } from "../../services/AppConfig.js"
 import type { PromptTracker } from "../../services/PromptTracker.js"
 import type { Terminal } from "../../services/Terminal.js"
 import { makeTmuxPromptTracker } from "./TmuxPromptTracker.js"
 import { TmuxRegistry } from "./TmuxRegistry.js"
 import { makeTmuxTerminal } from "./TmuxTerminal.js"
 
-export interface TmuxSettings {
-  /** Socket paths to look at (the default server's, `$TMUX`'s, configured ones). */
-  readonly sockets: ReadonlyArray<string>
-  /** The tmux binary (`tmux` resolves through PATH). */
-  readonly tmuxPath: string
-  /** The pane TermPilot itself runs in (`$TMUX` socket, `$TMUX_PANE` `%N`): never a write target. */
-  readonly ownPane: { readonly socket: string; readonly pane: string } | null
-  /** Bound on every control command and on attaching a control client. */
-  readonly commandTimeoutMs: number
-}
+/** The tmux settings AppConfig resolves (sockets, tmux binary, own pane, command timeout). */
+export type { TmuxSettings }
 
 /** One configured socket as seen now. */
 export interface TmuxServerStatus {
