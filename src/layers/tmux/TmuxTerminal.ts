@@ -154,9 +154,13 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return { ...text, truncated: text.truncated || more, readiness: readinessNow }
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
 
+  /**
+   * The checks before the send may be cut short by the tool call's deadline (they are
+   * interruptible); from the send on nothing is abandoned (see the Terminal contract).
+   */
   const submit = (sessionId: string, command: string) =>
     Effect.gen(function* () {
-      const resolved = yield* registry.resolve(sessionId)
+      const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       const { server, pane } = resolved
       if (own !== null && own.socket === resolved.id.socket && own.pane === `%${pane}`) {
         return yield* fail(
@@ -164,8 +168,8 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
           `Session '${sessionId}' is the tmux pane TermPilot itself runs in; it never types there. Nothing was sent.`
         )
       }
-      const client = yield* server.clientFor(pane)
-      const row = yield* flagsOfPane(resolved, sessionId)
+      const client = yield* Effect.interruptible(server.clientFor(pane))
+      const row = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
       // The flag reply came after every byte the pane wrote before it: the stream state is current.
       const entry = server.panes.entry(pane)
       // Only the client that streams the pane orders its reply after the pane's bytes.
