@@ -14,6 +14,7 @@ import { atMost, info, type Row } from "./Stats.js"
 const startup = (o: FigureOptions, base: Base) =>
   withWorld(o, 10, 1000, async (world) => {
     const init: Array<number> = []
+    const initCpu: Array<number> = []
     const firstList: Array<number> = []
     const startRss: Array<number> = []
     for (let i = 0; i < o.runs + 2; i++) {
@@ -23,6 +24,7 @@ const startup = (o: FigureOptions, base: Base) =>
       const listMs = performance.now() - t0
       if (i >= 2) {
         init.push(server.initializeMs)
+        initCpu.push(server.initializeCpuMs)
         firstList.push(server.initializeMs + listMs)
         startRss.push(rssMb(server.pid))
       }
@@ -48,6 +50,7 @@ const startup = (o: FigureOptions, base: Base) =>
     return [
       atMost({ ...base, figure: "spawn → initialize answered", unit: "ms" }, init, 250),
       atMost({ ...base, figure: "spawn → initialize ÷ bare MCP SDK server", unit: "×" }, ratio, 1.3),
+      info({ ...base, figure: "CPU time used when initialize is answered", unit: "ms" }, initCpu),
       atMost(
         { ...base, figure: "spawn → first list_sessions answered (10 sessions)", unit: "ms" },
         firstList,

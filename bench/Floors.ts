@@ -60,12 +60,14 @@ export const floorFigures = async (
   }
   const env = baseEnv(mkdtempSync(join(tmpdir(), "tp-bench-bare-")))
   const init: Array<number> = []
+  const initCpu: Array<number> = []
   const rss: Array<number> = []
   const rssAfterCalls: Array<number> = []
   for (let i = 0; i < runs + 2; i++) {
     const server = await start({ node, args: [bareServer], env })
     if (i >= 2) {
       init.push(server.initializeMs)
+      initCpu.push(server.initializeCpuMs)
       rss.push(rssMb(server.pid))
     }
     if (i >= 2 && i < 2 + Math.max(5, Math.round(runs / 3))) {
@@ -84,6 +86,10 @@ export const floorFigures = async (
     rows: [
       info({ ...base, figure: "node -e '': spawn → exit", unit: "ms" }, nodeTimes),
       initRow,
+      info(
+        { ...base, figure: "bare MCP SDK server: CPU time used when initialize is answered", unit: "ms" },
+        initCpu
+      ),
       info({ ...base, figure: "bare MCP SDK server: RSS after initialize", unit: "MB" }, rss),
       info({ ...base, figure: "bare MCP SDK server: idle RSS after 100 calls", unit: "MB" }, rssAfterCalls)
     ]

@@ -33,6 +33,8 @@ export interface Started {
   readonly pid: number
   /** Spawn → `initialize` answered, ms. */
   readonly initializeMs: number
+  /** CPU time (user + system) the server had used when `initialize` was answered, ms. */
+  readonly initializeCpuMs: number
   readonly close: () => Promise<void>
 }
 
@@ -58,13 +60,24 @@ export const start = async (launch: Launch): Promise<Started> => {
   const initializeMs = performance.now() - t0
   const pid = transport.pid
   if (pid === null) throw new Error("no server pid")
-  return { client, pid, initializeMs, close: () => client.close() }
+  return { client, pid, initializeMs, initializeCpuMs: cpuMs(pid), close: () => client.close() }
 }
 
 const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))
   if (match === null) throw new Error(`no ${field} for ${pid}`)
   return Number(match[1])
+}
+
+const CLOCK_TICKS_PER_SECOND = 100
+
+/**
+ * CPU time (user + system) a process has used, ms (/proc/<pid>/stat, 10 ms resolution). On a
+ * shared machine this is the figure to compare: wall time also counts waiting for a core.
+ */
+export const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND
 }
 
 /** Resident set size now, MB. */
