@@ -70,6 +70,6 @@ export const markdownTable = (rows: ReadonlyArray<Row>): string => {
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const line = (cells: ReadonlyArray<string>) =>
-    `| ${cells.map((c, i) => (i >= 3 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`
+    `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`
   return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...lines.map(line)].join("\n")
 }
