@@ -1,11 +1,11 @@
 /**
  * `npm run bench` (not part of the tests): start-up, memory and latency of TermPilot's published
  * bin, spawned over stdio through the real MCP SDK client against every backend in Backends.ts,
- * on this Node and on Node 24 when .ci/node24 is installed (`npm ci --prefix .ci/node24`), beside
- * the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table (median and p95 of
- * BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and writes it, with the
- * machine's description, between the markers in docs/benchmarks.md (BENCH_WRITE=0: print only).
- * BENCH_BIN measures another build's bin (e.g. an older checkout's) with the same figures.
+ * on this Node and on Node 24 from .ci/node24 (`npm run bench` installs it with `npm ci --prefix
+ * .ci/node24`), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
+ * (median and p95 of BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and
+ * writes it, with the machine's description, between the markers in docs/benchmarks.md
+ * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus, freemem, loadavg, release, totalmem } from "node:os"
