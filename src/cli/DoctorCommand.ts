@@ -6,7 +6,7 @@
  * `--json` prints the structured report; the exit code is 1 when a check failed.
  */
 import { Command, Options } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import { type Check, check, passed, renderChecks } from "../domain/HealthCheck.js"
 import { AppConfigLive } from "../layers/AppConfigLive.js"

@@ -2,15 +2,17 @@
 /**
  * The `termpilot` executable: runs the CLI with Node's platform services and stderr-only logging.
  * Exit code 0 on success (including stdin closing in server mode), 2 for a configuration to fix
- * (config file or environment), 1 on other failures. Colour only on a terminal (Colour.ts).
+ * (config file or environment), 1 on other failures. Colour only on a terminal (Colour.ts). The plain
+ * server (what an MCP client starts) runs without loading the command-line parser and the
+ * subcommands; every other command line loads them (Cli.ts) on demand.
  */
-import { ValidationError } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, ConfigError, Console, Effect } from "effect"
 import { ConfigFileError } from "../domain/ConfigFile.js"
 import { StderrLogging } from "../layers/Logging.js"
-import { runCli } from "./Cli.js"
 import { withColourPolicy } from "./Colour.js"
+import { runServer, serverOnlyArgs } from "./RunServer.js"
 
 /** A configuration the user must fix: said in one line, exit code 2, no stack trace. */
 const configurationProblem = (error: unknown): string | undefined => {
@@ -19,24 +21,41 @@ const configurationProblem = (error: unknown): string | undefined => {
   return undefined
 }
 
-runCli(process.argv).pipe(
-  Effect.catchIf(
-    (error) => configurationProblem(error) !== undefined,
-    (error) =>
-      Console.error(`termpilot: ${configurationProblem(error)}`).pipe(
-        Effect.zipRight(
-          Effect.sync(() => {
-            process.exitCode = 2
-          })
+/**
+ * Ends the program: a configuration problem in one line (exit 2), any other failure logged unless
+ * `reported` says the command line has already told the user (its own parse errors).
+ */
+const finish = <A, E, R>(program: Effect.Effect<A, E, R>, reported: (error: unknown) => boolean) =>
+  program.pipe(
+    Effect.catchIf(
+      (error) => configurationProblem(error) !== undefined,
+      (error) =>
+        Console.error(`termpilot: ${configurationProblem(error)}`).pipe(
+          Effect.zipRight(
+            Effect.sync(() => {
+              process.exitCode = 2
+            })
+          )
         )
+    ),
+    Effect.tapErrorCause((cause) =>
+      Cause.isInterruptedOnly(cause) ||
+      Cause.failureOption(cause).pipe((f) => f._tag === "Some" && reported(f.value))
+        ? Effect.void
+        : Effect.logError("termpilot failed", Cause.pretty(cause))
+    )
+  )
+
+const serverFlags = serverOnlyArgs(process.argv.slice(2))
+const program =
+  serverFlags !== undefined
+    ? finish(runServer(serverFlags), () => false)
+    : Effect.flatMap(
+        Effect.promise(() => import("./Cli.js")),
+        ({ runCli, reportedByCli }) => finish(runCli(process.argv), reportedByCli)
       )
-  ),
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause) ||
-    Cause.failureOption(cause).pipe((f) => f._tag === "Some" && ValidationError.isValidationError(f.value))
-      ? Effect.void
-      : Effect.logError("termpilot failed", Cause.pretty(cause))
-  ),
+
+program.pipe(
   withColourPolicy,
   Effect.provide(NodeContext.layer),
   Effect.provide(StderrLogging),

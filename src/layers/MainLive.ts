@@ -4,7 +4,7 @@
  * (ToolSettings), and the audit trail, on the Node platform. Logging is provided once, around the
  * whole program, by the bin entry (see Logging.ts).
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../services/AppConfig.js"
 import { ToolSettings } from "../services/ToolSettings.js"

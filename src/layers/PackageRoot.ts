@@ -1,7 +1,8 @@
 /**
- * Where this installation of TermPilot lives and which version it is: the nearest enclosing
- * directory whose package.json is named "termpilot", found by walking up from this module. Works
- * from `src/` (tests) and from `dist/src/` (the built bin, installed globally or by npx).
+ * Where this installation of TermPilot lives, which version it is and which file its `termpilot`
+ * bin runs: the nearest enclosing directory whose package.json is named "termpilot", found by
+ * walking up from this module. Works from `src/` (tests), from `dist/src/` (the compiled modules)
+ * and from the bundle `dist/termpilot.main.js` (the published bin, installed globally or by npx).
  */
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -9,11 +10,17 @@ import { fileURLToPath } from "node:url"
 
 const PACKAGE_NAME = "termpilot"
 
-const manifestAt = (dir: string): { readonly name?: unknown; readonly version?: unknown } | undefined => {
+interface Manifest {
+  readonly name?: unknown
+  readonly version?: unknown
+  readonly bin?: unknown
+}
+
+const manifestAt = (dir: string): Manifest | undefined => {
   const path = join(dir, "package.json")
   if (!existsSync(path)) return undefined
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as { name?: unknown; version?: unknown }
+    return JSON.parse(readFileSync(path, "utf8")) as Manifest
   } catch {
     return undefined
   }
@@ -40,4 +47,16 @@ export const packageVersion = (): string => {
     version = found
   }
   return version
+}
+
+/**
+ * Absolute path of the file package.json's `bin.termpilot` names (the launcher of the bundle),
+ * whichever module asks: what `node <path>` must be given to start this installation.
+ */
+export const binPath = (): string => {
+  const root = findPackageRoot()
+  const bin = manifestAt(root)?.bin
+  const entry = typeof bin === "object" && bin !== null ? (bin as Record<string, unknown>)[PACKAGE_NAME] : bin
+  if (typeof entry !== "string") throw new Error(`${PACKAGE_NAME}'s package.json names no bin`)
+  return join(root, entry)
 }

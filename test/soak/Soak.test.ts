@@ -1,9 +1,10 @@
 /**
- * Soak: 10,000 mixed tool calls over STDIO against the built server (`node dist/src/cli/bin.js`)
- * talking to the protocol-level fake iTerm2 (real shells) started in this process. Measures the
- * server's RSS and open file descriptors after a warm-up and at the end; passes when both grew by
- * less than 10 % and every failure is one the scenario explains. Skipped in the normal suite; run
- * with `npm run soak` (TERMPILOT_SOAK=1; SOAK_CALLS=n for a shorter run).
+ * Soak: 10,000 mixed tool calls over STDIO against the published bin (`node dist/termpilot.js`,
+ * started as users start it: no V8 flags, no NODE_OPTIONS) talking to the protocol-level fake
+ * iTerm2 (real shells) started in this process. Measures the server's RSS and open file
+ * descriptors after a warm-up and at the end; passes when both grew by less than 10 % and every
+ * failure is one the scenario explains. Skipped in the normal suite; run with `npm run soak`
+ * (TERMPILOT_SOAK=1; SOAK_CALLS=n for a shorter run).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -18,8 +19,6 @@ const TOTAL = Number(process.env.SOAK_CALLS ?? 10_000)
 const WARMUP = Math.min(1_000, Math.floor(TOTAL / 5))
 const LANES = 3 // one session per lane, so run_command never collides (command_in_flight)
 const MAX_GROWTH = 0.1
-/** Default Node options of the server under test (override with SOAK_SERVER_NODE_OPTIONS, "" for none). */
-const SERVER_NODE_OPTIONS = "--max-old-space-size=128"
 
 interface Sample {
   readonly rssKb: number
@@ -135,14 +134,18 @@ const soak = async (): Promise<boolean> => {
   linkHome(server, home)
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["dist/src/cli/bin.js"],
+    args: ["dist/termpilot.js"],
     env: {
-      ...(process.env as Record<string, string>),
+      // As users start it: none of this process's NODE_OPTIONS (vitest's or a developer's).
+      ...(Object.fromEntries(
+        Object.entries(process.env).filter(([k, v]) => k !== "NODE_OPTIONS" && v !== undefined)
+      ) as Record<string, string>),
+      // Diagnosis only (default: none): SOAK_SERVER_NODE_OPTIONS="--trace-gc" and the like.
+      ...(process.env.SOAK_SERVER_NODE_OPTIONS === undefined
+        ? {}
+        : { NODE_OPTIONS: process.env.SOAK_SERVER_NODE_OPTIONS }),
       HOME: home,
-      TERMPILOT_OSASCRIPT: "/nonexistent",
-      // A capped old space makes V8 collect instead of growing its heap lazily, so RSS growth
-      // measures what the server retains (a leak would still grow, or crash at the cap).
-      NODE_OPTIONS: process.env.SOAK_SERVER_NODE_OPTIONS ?? SERVER_NODE_OPTIONS
+      TERMPILOT_OSASCRIPT: "/nonexistent"
     },
     stderr: "pipe"
   })
@@ -167,7 +170,7 @@ const soak = async (): Promise<boolean> => {
     const rows: Array<[string, string]> = [
       [
         "server",
-        `node ${transport.pid} NODE_OPTIONS=${JSON.stringify(process.env.SOAK_SERVER_NODE_OPTIONS ?? SERVER_NODE_OPTIONS)}`
+        `node ${transport.pid} dist/termpilot.js, NODE_OPTIONS ${JSON.stringify(process.env.SOAK_SERVER_NODE_OPTIONS ?? "(none)")}`
       ],
       ["calls", `${done} in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s), ${LANES} lanes`],
       ["per tool", [...counts].map(([k, v]) => `${k} ${v}`).join(", ")],

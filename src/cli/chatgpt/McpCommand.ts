@@ -1,14 +1,14 @@
 /**
  * The stdio command tunnel-client will exec to start this very TermPilot installation: the
- * absolute Node executable and the absolute built entry (`dist/src/cli/bin.js`, found from this
- * module's own URL), each word quoted for tunnel-client's splitter and checked against its
- * inline-secret rule.
+ * absolute Node executable and the absolute built entry (the file package.json's "bin" names, found
+ * from the package root: the same from the bundle and from the compiled modules), each word quoted
+ * for tunnel-client's splitter and checked against its inline-secret rule.
  */
-import { fileURLToPath } from "node:url"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import { inlineSecretFinding } from "../../domain/InlineSecret.js"
 import { joinWords } from "../../domain/ShellWords.js"
+import { binPath } from "../../layers/PackageRoot.js"
 
 export interface McpLaunch {
   /** Absolute path of the Node executable. */
@@ -17,10 +17,10 @@ export interface McpLaunch {
   readonly entry: string
 }
 
-/** This installation: `process.execPath` and the `bin.js` next to the compiled `chatgpt/` folder. */
+/** This installation: `process.execPath` and the bin package.json names. */
 export const currentLaunch = (): McpLaunch => ({
   execPath: process.execPath,
-  entry: fileURLToPath(new URL("../bin.js", import.meta.url))
+  entry: binPath()
 })
 
 /** The quoted command, or why it cannot be used. Checks absoluteness, existence and the secret rule. */

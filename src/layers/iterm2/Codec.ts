@@ -1,15 +1,17 @@
 /**
- * Codec — loads proto/iterm2.proto with protobufjs (keepCase) and converts between bytes and the
- * plain message shapes of Iterm2Messages. Decoding keeps proto2 presence: absent fields stay
- * absent and no defaults are filled in, so consumers apply proto2 defaults themselves
- * (`status` → "OK", `continuation` → "CONTINUATION_HARD_EOL", `num_code_points` → 1).
+ * Codec — converts between bytes and the plain message shapes of Iterm2Messages with the protobufjs
+ * static code generated from proto/iterm2.proto (Iterm2Static, keepCase): nothing parses .proto
+ * text at run time. Decoding keeps proto2 presence: absent fields stay absent and no defaults are
+ * filled in, so consumers apply proto2 defaults themselves (`status` → "OK", `continuation` →
+ * "CONTINUATION_HARD_EOL", `num_code_points` → 1).
  */
 import { join } from "node:path"
-import protobuf from "protobufjs"
+import type protobuf from "protobufjs"
 import type { ClientOriginatedMessage, ServerOriginatedMessage } from "../../services/Iterm2Messages.js"
 import { findPackageRoot } from "../PackageRoot.js"
+import { iterm2 } from "./Iterm2Static.js"
 
-/** Absolute path of proto/iterm2.proto (works from src/ under vitest and from dist/src/). */
+/** Absolute path of proto/iterm2.proto, the source of the generated code (from src/ or dist/src/). */
 export const protoPath = (): string => join(findPackageRoot(), "proto", "iterm2.proto")
 
 export interface Iterm2Codec {
@@ -23,6 +25,14 @@ export interface Iterm2Codec {
   readonly encodeServer: (message: ServerOriginatedMessage) => Uint8Array
 }
 
+/** What the codec uses of a generated message class. */
+interface StaticType {
+  readonly fromObject: (object: object) => object
+  readonly encode: (message: object) => protobuf.Writer
+  readonly decode: (bytes: Uint8Array) => object
+  readonly toObject: (message: object, options: protobuf.IConversionOptions) => object
+}
+
 const toObjectOptions: protobuf.IConversionOptions = {
   longs: Number,
   enums: String,
@@ -33,16 +43,14 @@ const toObjectOptions: protobuf.IConversionOptions = {
   oneofs: false
 }
 
-const makeCodec = (path: string): Iterm2Codec => {
-  const root = new protobuf.Root()
-  root.loadSync(path, { keepCase: true })
-  root.resolveAll()
-  const client = root.lookupType("iterm2.ClientOriginatedMessage")
-  const server = root.lookupType("iterm2.ServerOriginatedMessage")
-  const encode = (type: protobuf.Type) => (message: object) =>
-    type.encode(type.fromObject(message as Record<string, unknown>)).finish()
+const makeCodec = (): Iterm2Codec => {
+  // The generated module is untyped JavaScript (@ts-nocheck); these are its two envelope classes.
+  const types = iterm2 as unknown as Record<"ClientOriginatedMessage" | "ServerOriginatedMessage", StaticType>
+  const client = types.ClientOriginatedMessage
+  const server = types.ServerOriginatedMessage
+  const encode = (type: StaticType) => (message: object) => type.encode(type.fromObject(message)).finish()
   const decode =
-    <A>(type: protobuf.Type) =>
+    <A>(type: StaticType) =>
     (bytes: Uint8Array): A =>
       type.toObject(type.decode(bytes), toObjectOptions) as A
   return {
@@ -55,8 +63,8 @@ const makeCodec = (path: string): Iterm2Codec => {
 
 let cached: Iterm2Codec | undefined
 
-/** The codec for proto/iterm2.proto, loaded once per process. Throws if the file is missing. */
+/** The codec for proto/iterm2.proto (its generated static code), made once per process. */
 export const iterm2Codec = (): Iterm2Codec => {
-  cached ??= makeCodec(protoPath())
+  cached ??= makeCodec()
   return cached
 }

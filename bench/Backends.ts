@@ -1,0 +1,45 @@
+/**
+ * Backends — the terminal worlds the bench measures TermPilot against. Each backend starts a world
+ * with real shells and tells the spawned server how to reach it; every figure in Figures.ts runs
+ * against every backend listed in `backends`.
+ *
+ * To add one (tmux): write bench/<Name>Backend.ts exporting a BenchBackend, and append it below.
+ */
+import { iterm2FakeBackend } from "./Iterm2FakeBackend.js"
+
+export interface CommandSpan {
+  /** performance.now() (this process) when the command's keystrokes reached the terminal. */
+  readonly sentAt: number
+  /** performance.now() when the terminal sent the command-end event. */
+  readonly endedAt: number
+}
+
+export interface BenchWorld {
+  /** Environment for a spawned server (on top of PATH) so that it reaches this world. */
+  readonly env: Readonly<Record<string, string>>
+  /** Session ids, in creation order; each has shell integration. */
+  readonly sessionIds: ReadonlyArray<string>
+  /** Runs `command` in a session as the user would (not through TermPilot), until its prompt is back. */
+  readonly runAsUser: (sessionId: string, command: string) => Promise<void>
+  /**
+   * The shell's own span of the last command TermPilot sent to a session, or undefined where the
+   * backend cannot observe it (then the bench reports end-to-end time only).
+   */
+  readonly lastCommandSpan: (sessionId: string) => CommandSpan | undefined
+  readonly close: () => Promise<void>
+}
+
+export interface WorldOptions {
+  readonly sessions: number
+  /** Lines of scrollback each session keeps. */
+  readonly scrollback: number
+}
+
+export interface BenchBackend {
+  /** Shown in the table's subject column, e.g. "iTerm2 fake". */
+  readonly name: string
+  readonly open: (options: WorldOptions) => Promise<BenchWorld>
+}
+
+/** Every backend the bench runs. tmux: append its BenchBackend here. */
+export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend]

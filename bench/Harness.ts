@@ -1,0 +1,67 @@
+/**
+ * Harness — what every figure module shares: the options of one (backend, Node) pass, timed
+ * loops, and a world or a spawned server that is always closed afterwards.
+ */
+import { performance } from "node:perf_hooks"
+import type { BenchBackend, BenchWorld } from "./Backends.js"
+import { type Launch, type NodeRuntime, type Started, start } from "./Spawned.js"
+import type { Row } from "./Stats.js"
+
+export type Base = Pick<Row, "subject" | "node">
+
+export interface FigureOptions {
+  readonly backend: BenchBackend
+  readonly node: NodeRuntime
+  readonly bin: string
+  /** Runs per timed figure (≥ 30 for the table of record). */
+  readonly runs: number
+  /** Median spawn → initialize of the bare MCP SDK server on this Node, for the ratio row. */
+  readonly bareInitializeMs: number
+  readonly log: (line: string) => void
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export const timed = async (once: () => Promise<void>, runs: number, warmup = 2): Promise<Array<number>> => {
+  for (let i = 0; i < warmup; i++) await once()
+  const times: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    await once()
+    times.push(performance.now() - t0)
+  }
+  return times
+}
+
+export const withWorld = async <A>(
+  o: FigureOptions,
+  sessions: number,
+  scrollback: number,
+  use: (world: BenchWorld) => Promise<A>
+) => {
+  const world = await o.backend.open({ sessions, scrollback })
+  try {
+    return await use(world)
+  } finally {
+    await world.close()
+  }
+}
+
+export const launch = (o: FigureOptions, world: BenchWorld): Launch => ({
+  node: o.node,
+  args: [o.bin],
+  env: world.env
+})
+
+export const withServer = async <A>(
+  o: FigureOptions,
+  world: BenchWorld,
+  use: (server: Started) => Promise<A>
+) => {
+  const server = await start(launch(o, world))
+  try {
+    return await use(server)
+  } finally {
+    await server.close()
+  }
+}
