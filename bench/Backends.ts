@@ -3,9 +3,11 @@
  * with real shells and tells the spawned server how to reach it; every figure in Figures.ts runs
  * against every backend listed in `backends`.
  *
- * To add one (tmux): write bench/<Name>Backend.ts exporting a BenchBackend, and append it below.
+ * To add one: write bench/<Name>Backend.ts exporting a BenchBackend, and append it below.
  */
 import { iterm2FakeBackend } from "./Iterm2FakeBackend.js"
+import type { Started } from "./Spawned.js"
+import { tmuxBackend } from "./TmuxBackend.js"
 
 export interface CommandSpan {
   /** performance.now() (this process) when the command's keystrokes reached the terminal. */
@@ -26,6 +28,11 @@ export interface BenchWorld {
    * backend cannot observe it (then the bench reports end-to-end time only).
    */
   readonly lastCommandSpan: (sessionId: string) => CommandSpan | undefined
+  /**
+   * What a person does once a freshly started server is watching (tmux: press Enter in each pane,
+   * so the server sees a prompt drawn after it started); resolves when every session is ready.
+   */
+  readonly afterStart?: (server: Started) => Promise<void>
   readonly close: () => Promise<void>
 }
 
@@ -38,8 +45,10 @@ export interface WorldOptions {
 export interface BenchBackend {
   /** Shown in the table's subject column, e.g. "iTerm2 fake". */
   readonly name: string
+  /** The target of `run_command true` end to end, where the issue sets one for this backend. */
+  readonly endToEndTargetMs?: number
   readonly open: (options: WorldOptions) => Promise<BenchWorld>
 }
 
-/** Every backend the bench runs. tmux: append its BenchBackend here. */
-export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend]
+/** Every backend the bench runs. */
+export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend, tmuxBackend]

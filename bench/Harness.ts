@@ -60,6 +60,7 @@ export const withServer = async <A>(
 ) => {
   const server = await start(launch(o, world))
   try {
+    await world.afterStart?.(server)
     return await use(server)
   } finally {
     await server.close()

@@ -5,7 +5,8 @@
  * .ci/node24`), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
  * (median and p95 of BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and
  * writes it, with the machine's description, between the markers in docs/benchmarks.md
- * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures.
+ * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures;
+ * BENCH_BACKENDS (e.g. "tmux") and BENCH_NODE24=0 narrow a run for a quick look.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus, freemem, loadavg, release, totalmem } from "node:os"
@@ -50,7 +51,12 @@ const write = (text: string) => {
 const main = async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first`)
   const started = new Date()
-  const nodes = [nodeRuntime(process.execPath), ...(existsSync(node24) ? [nodeRuntime(node24)] : [])]
+  const with24 = existsSync(node24) && process.env.BENCH_NODE24 !== "0"
+  const nodes = [nodeRuntime(process.execPath), ...(with24 ? [nodeRuntime(node24)] : [])]
+  const only = process.env.BENCH_BACKENDS?.split(",").map((name) => name.trim().toLowerCase())
+  const chosen = backends.filter(
+    (b) => only === undefined || only.some((name) => b.name.toLowerCase().includes(name))
+  )
   if (nodes.length === 1) log("(Node 24 not installed: `npm ci --prefix .ci/node24` adds its rows)")
   const bare = await buildBareServer(root)
   const rows: Array<Row> = []
@@ -58,7 +64,7 @@ const main = async () => {
     log(`Node ${node.version}: floors`)
     const floors = await floorFigures(node, bare, runs)
     rows.push(...floors.rows)
-    for (const backend of backends) {
+    for (const backend of chosen) {
       log(`Node ${node.version}: termpilot against the ${backend.name}`)
       rows.push(
         ...(await termpilotFigures({
