@@ -47,7 +47,9 @@ export const terminalDoctor = Effect.gen(function* () {
       ? check("iterm2_socket", "ok", `API socket found at ${path}`)
       : check("iterm2_socket", "failed", `No iTerm2 API socket at ${path}`, [
           ENABLE_API,
-          ...(process.platform === "darwin" ? [] : ["iTerm2 runs on macOS only; tmux support is planned."])
+          ...(process.platform === "darwin"
+            ? []
+            : ["iTerm2 runs on macOS only; elsewhere TermPilot uses tmux (see the tmux checks)."])
         ])
   )
   if (!present) {
