@@ -1,12 +1,12 @@
 /**
  * TmuxWorld — a private tmux server for one test file: its own socket under a temp dir (never the
- * machine's default server), real bash shells with or without the test marks, a log of every line
+ * machine's default server), real bash shells with or without TermPilot's shell integration, a log of every line
  * each shell really read (`lines(pane)`), a human-like client in a real pty (node-pty), and the
  * backend under test (windows are named, so tmux's automatic-rename never changes a name mid-test) with the backend-independent CommandRunner on top. `close()` kills the server
  * on that socket and stops everything started here.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Layer, Queue, Scope } from "effect"
@@ -17,11 +17,12 @@ import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../s
 import type { CommandRunner } from "../../../src/services/CommandRunner.js"
 import { PromptTracker } from "../../../src/services/PromptTracker.js"
 import { Terminal } from "../../../src/services/Terminal.js"
+import { bashSnippet } from "../../../src/shell-integration/BashSnippet.js"
 
 const HERE = new URL(".", import.meta.url).pathname
 
 export interface ShellOptions {
-  /** Source the test marks (default true). */
+  /** Source TermPilot's bash shell integration (default true). */
   readonly marks?: boolean
 }
 
@@ -50,12 +51,15 @@ export class TmuxWorld {
 
   constructor() {
     const { TMUX: _t, TMUX_PANE: _p, ...env } = process.env
+    // The marks are the product's own: the snippet `termpilot shell-integration bash` prints.
+    const marksFile = join(this.dir, "integration.bash")
+    writeFileSync(marksFile, bashSnippet)
     this.env = {
       ...env,
       TMUX_TMPDIR: this.dir,
       HOME: this.dir,
       TPT_DIR: this.dir,
-      TPT_MARKS_FILE: join(HERE, "marks.bash"),
+      TPT_MARKS_FILE: marksFile,
       TERM: "xterm-256color",
       LANG: "C.UTF-8"
     }
