@@ -140,10 +140,6 @@ const soak = async (): Promise<boolean> => {
       ...(Object.fromEntries(
         Object.entries(process.env).filter(([k, v]) => k !== "NODE_OPTIONS" && v !== undefined)
       ) as Record<string, string>),
-      // Diagnosis only (default: none): SOAK_SERVER_NODE_OPTIONS="--trace-gc" and the like.
-      ...(process.env.SOAK_SERVER_NODE_OPTIONS === undefined
-        ? {}
-        : { NODE_OPTIONS: process.env.SOAK_SERVER_NODE_OPTIONS }),
       HOME: home,
       TERMPILOT_OSASCRIPT: "/nonexistent"
     },
@@ -168,10 +164,7 @@ const soak = async (): Promise<boolean> => {
     const fdGrowth = growth(base.fds, end.fds)
     const sentOk = world.ledger.size === sentRuns
     const rows: Array<[string, string]> = [
-      [
-        "server",
-        `node ${transport.pid} dist/termpilot.js, NODE_OPTIONS ${JSON.stringify(process.env.SOAK_SERVER_NODE_OPTIONS ?? "(none)")}`
-      ],
+      ["server", `node ${transport.pid} dist/termpilot.js, no NODE_OPTIONS, no V8 flags`],
       ["calls", `${done} in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s), ${LANES} lanes`],
       ["per tool", [...counts].map(([k, v]) => `${k} ${v}`).join(", ")],
       ["RSS (kB)", `${base.rssKb} after ${WARMUP} → ${end.rssKb} at end (${(rssGrowth * 100).toFixed(1)} %)`],
