@@ -81,11 +81,13 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     listSessions,
     currentSession,
     getSession: (id) => Effect.flatMap(ownerOf(id), (t) => t.getSession(id)),
-    read: (id, bounds) => Effect.flatMap(ownerOf(id), (t) => t.read(id, bounds)),
+    read: (id, bounds, since) => Effect.flatMap(ownerOf(id), (t) => t.read(id, bounds, since)),
     readiness: (id) => Effect.flatMap(ownerOf(id), (t) => t.readiness(id)),
     submit: (id, command) => Effect.flatMap(ownerOf(id), (t) => t.submit(id, command)),
     commandOutput: (id, promptId, bounds) =>
-      Effect.flatMap(ownerOf(id), (t) => t.commandOutput(id, promptId, bounds))
+      Effect.flatMap(ownerOf(id), (t) => t.commandOutput(id, promptId, bounds)),
+    outputLineCount: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.outputLineCount(id, promptId)),
+    interrupt: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.interrupt(id, promptId))
   }
 }
 

@@ -283,7 +283,11 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
 
     const result = (requestId: string, waitSeconds: number) => registry.lookup(requestId, waitSeconds)
 
-    return CommandRunner.of({ run, result })
+    // Interface stub until the backend implements it (issue 10, this session).
+    const interrupt = (_requestId: string, _waitSeconds: number) =>
+      Effect.fail(fail("command_not_running", "not implemented yet"))
+
+    return CommandRunner.of({ run, result, interrupt })
   })
 
 /** The runner with the documented bounds (256 results kept, 6-hour watch). Needs Terminal and PromptTracker. */

@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import { makeSessionPolicy, type PolicyConfig, type PolicySubject } from "../domain/SessionPolicy.js"
 import { fail, sessionNotFound } from "../services/Errors.js"
-import type { ReadBounds, SessionInfo, Terminal } from "../services/Terminal.js"
+import type { CursorPosition, ReadBounds, SessionInfo, Terminal } from "../services/Terminal.js"
 
 type TerminalShape = Terminal["Type"]
 
@@ -32,6 +32,19 @@ export const withSessionPolicy = (
     Effect.flatMap(terminal.getSession(sessionId), (s) =>
       rules.isVisible(subject(s)) ? Effect.succeed(s) : Effect.fail(sessionNotFound(sessionId))
     )
+  /** Sending anything (a command, an interrupt) needs the session visible and actionable. */
+  const actionable = (sessionId: string) =>
+    Effect.flatMap(visible(sessionId), (s) => {
+      const verdict = rules.checkActionable(subject(s))
+      return verdict.allowed
+        ? Effect.void
+        : Effect.fail(
+            fail(
+              "not_permitted",
+              `TermPilot may not type into session '${sessionId}': ${verdict.reason}. Nothing was sent.`
+            )
+          )
+    })
   return {
     listSessions: Effect.map(terminal.listSessions, (all) => all.filter((s) => rules.isVisible(subject(s)))),
     currentSession: Effect.flatMap(terminal.currentSession, (s) =>
@@ -42,22 +55,16 @@ export const withSessionPolicy = (
           )
     ),
     getSession: visible,
-    read: (sessionId: string, bounds: ReadBounds) =>
-      Effect.zipRight(visible(sessionId), terminal.read(sessionId, bounds)),
+    read: (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
+      Effect.zipRight(visible(sessionId), terminal.read(sessionId, bounds, since)),
     readiness: (sessionId: string) => Effect.zipRight(visible(sessionId), terminal.readiness(sessionId)),
     submit: (sessionId: string, command: string) =>
-      Effect.flatMap(visible(sessionId), (s) => {
-        const verdict = rules.checkActionable(subject(s))
-        return verdict.allowed
-          ? terminal.submit(sessionId, command)
-          : Effect.fail(
-              fail(
-                "not_permitted",
-                `TermPilot may not type into session '${sessionId}': ${verdict.reason}. Nothing was sent.`
-              )
-            )
-      }),
+      Effect.zipRight(actionable(sessionId), terminal.submit(sessionId, command)),
     commandOutput: (sessionId: string, promptId: string, bounds: ReadBounds) =>
-      Effect.zipRight(visible(sessionId), terminal.commandOutput(sessionId, promptId, bounds))
+      Effect.zipRight(visible(sessionId), terminal.commandOutput(sessionId, promptId, bounds)),
+    outputLineCount: (sessionId: string, promptId: string) =>
+      Effect.zipRight(visible(sessionId), terminal.outputLineCount(sessionId, promptId)),
+    interrupt: (sessionId: string, promptId: string) =>
+      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId))
   }
 }

@@ -34,6 +34,21 @@ export const CommandResult = Schema.Struct({
 })
 export type CommandResult = typeof CommandResult.Type
 
+/**
+ * What interrupt_command answers: the command's result as it stands after the wait (final, or its
+ * output so far) with `still_running` when it did not end within the wait, and whether the
+ * interrupt (one ETX) was sent by this call.
+ */
+export const InterruptStatus = Schema.Literal(...CommandStatus.literals, "still_running")
+export type InterruptStatus = typeof InterruptStatus.Type
+
+export const InterruptResult = Schema.Struct({
+  ...CommandResult.fields,
+  status: InterruptStatus,
+  interrupt_sent: Schema.Boolean
+})
+export type InterruptResult = typeof InterruptResult.Type
+
 export interface RunRequest {
   readonly sessionId: string
   readonly command: string
@@ -50,7 +65,21 @@ export class CommandRunner extends Context.Tag("termpilot/CommandRunner")<
      * (status `rejected`, `sent: false`), not failures; failures are only for the request itself.
      */
     readonly run: (request: RunRequest) => Effect.Effect<CommandResult, TermPilotError>
-    /** The current result of an earlier request, waiting up to `waitSeconds` for it to finish. */
+    /**
+     * The current result of an earlier request, waiting up to `waitSeconds` for it to finish; a
+     * command still running comes with its output so far (bounded tail, `truncated`).
+     */
     readonly result: (requestId: string, waitSeconds: number) => Effect.Effect<CommandResult, TermPilotError>
+    /**
+     * Stop exactly the command `requestId` names, when TermPilot sent it and it is running: re-verify
+     * at the terminal, send one ETX, wait up to `waitSeconds` for it to end. A finished command
+     * answers with its final result, nothing sent. Fails, nothing sent, with `request_not_found`,
+     * `command_not_running` (not started yet, or cannot be verified), `session_not_found` and the
+     * Terminal.interrupt failures.
+     */
+    readonly interrupt: (
+      requestId: string,
+      waitSeconds: number
+    ) => Effect.Effect<InterruptResult, TermPilotError>
   }
 >() {}

@@ -17,11 +17,13 @@ export const ErrorCode = Schema.Literal(
   "command_in_flight",
   "command_timeout",
   "command_unattributed",
+  "command_not_running",
   "session_lost",
   "output_unavailable",
   "request_not_found",
   "not_permitted",
   "deadline_exceeded",
+  "request_cancelled",
   "internal_error"
 )
 export type ErrorCode = typeof ErrorCode.Type

@@ -52,9 +52,33 @@ export interface BoundedText {
   readonly truncated: boolean
 }
 
+/**
+ * A position in one session's history, as a read left it: `row` is the absolute row the terminal's
+ * cursor was on (the next output goes there), in the backend's own numbering; `anchor`, when the
+ * backend's numbering can shift (tmux trims its history), a digest of the rows just above `row` so
+ * the backend can find that place again. Opaque to the tools, which only encode it per session
+ * (src/domain/ReadCursor.ts).
+ */
+export interface CursorPosition {
+  readonly row: number
+  readonly anchor: string | null
+}
+
 export interface Snapshot extends BoundedText {
   readonly readiness: Readiness
+  /** Where this read ended: pass it back as `since` to get only what was written after it. */
+  readonly cursor: CursorPosition
+  /** A `since` read whose position (or rows after it) left the history: `text` is what is kept. */
+  readonly cursorLost: boolean
 }
+
+/**
+ * What `interrupt` found, immediately before it would send: `sent` — the command typed at the
+ * prompt was verifiably running (started, not ended, no prompt since) and one ETX was sent;
+ * `ended` — it is not running any more (it ended, or a newer prompt is drawn), nothing sent;
+ * `not_started` — its prompt is still the current one but the shell has not started it, nothing sent.
+ */
+export type InterruptCheck = "sent" | "ended" | "not_started"
 
 /** What `submit` verified and sent: the prompt whose command line received the text. */
 export interface Submission {
@@ -71,8 +95,17 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     readonly currentSession: Effect.Effect<SessionInfo, TermPilotError>
     /** One session by exact id; `session_not_found` otherwise. */
     readonly getSession: (sessionId: string) => Effect.Effect<SessionInfo, TermPilotError>
-    /** Screen plus scrollback tail of one session, fetching no more lines than it returns. */
-    readonly read: (sessionId: string, bounds: ReadBounds) => Effect.Effect<Snapshot, TermPilotError>
+    /**
+     * Screen plus scrollback tail of one session, fetching no more lines than it returns. With
+     * `since` (a `cursor` an earlier read of this same session returned), only the rows from that
+     * position on (the cursor's row included: it may have grown) to the last written one, tail
+     * bounded; `cursorLost` when some of them (or the position itself) left the history.
+     */
+    readonly read: (
+      sessionId: string,
+      bounds: ReadBounds,
+      since?: CursorPosition
+    ) => Effect.Effect<Snapshot, TermPilotError>
     /** Current readiness of one session. */
     readonly readiness: (sessionId: string) => Effect.Effect<Readiness, TermPilotError>
     /**
@@ -88,12 +121,32 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, TermPilotError>
     /**
      * The bounded tail of the output of the command typed at `promptId` (whole lines of its
-     * output range only), fetching no more lines than it returns.
+     * output range only), fetching no more lines than it returns. For a command still running,
+     * its output so far.
      */
     readonly commandOutput: (
       sessionId: string,
       promptId: string,
       bounds: ReadBounds
     ) => Effect.Effect<BoundedText, TermPilotError>
+    /**
+     * How many lines of output the command typed at `promptId` has written so far, when the
+     * backend can tell without reading them (positions or its own stream); null otherwise.
+     */
+    readonly outputLineCount: (
+      sessionId: string,
+      promptId: string
+    ) => Effect.Effect<number | null, TermPilotError>
+    /**
+     * Atomically re-verify that the command typed at `promptId` is the one running in the session
+     * and send one ETX (as Ctrl-C would) to that session only, broadcast suppressed; nothing else,
+     * ever (no other signal, no Enter). Fails, having sent nothing, with `session_not_found`,
+     * `session_not_ready` (e.g. tmux copy mode or synchronized panes: the key would go elsewhere),
+     * `not_permitted`, `command_not_running` (the state cannot be verified) or the backend's
+     * unavailable code; a failure once the ETX may have left carries
+     * `cause: { sendOutcomeUnknown: true }`. Like `submit`, only the checks before the send may be
+     * interruptible.
+     */
+    readonly interrupt: (sessionId: string, promptId: string) => Effect.Effect<InterruptCheck, TermPilotError>
   }
 >() {}

@@ -200,7 +200,9 @@ const make = Effect.gen(function* () {
         faultFor("read"),
         Effect.map(lookup(sessionId), (s) => ({
           ...bounded(s.screen, bounds),
-          readiness: s.readiness
+          readiness: s.readiness,
+          cursor: { row: 0, anchor: null },
+          cursorLost: false
         }))
       ),
     readiness: (sessionId) =>
@@ -219,7 +221,11 @@ const make = Effect.gen(function* () {
           return yield* fail("output_unavailable", "The command output is unavailable.")
         }
         return bounded(output, bounds)
-      })
+      }),
+    // Interface stub until the runner work lands (issue 10, this session).
+    outputLineCount: (sessionId) => Effect.as(lookup(sessionId), null),
+    interrupt: (sessionId) =>
+      Effect.zipRight(lookup(sessionId), Effect.fail(fail("command_not_running", "not implemented yet")))
   })
 
   const tracker = PromptTracker.of({

@@ -38,7 +38,14 @@ describe("audit digests match what the client received", () => {
     const backend = makeRecordingBackend({
       terminal: {
         read: () =>
-          Effect.succeed({ text: SCREEN, lineCount: 3, truncated: false, readiness: "ready" as const })
+          Effect.succeed({
+            text: SCREEN,
+            lineCount: 3,
+            truncated: false,
+            readiness: "ready" as const,
+            cursor: { row: 3, anchor: null },
+            cursorLost: false
+          })
       },
       runner: {
         run: (request: RunRequest) => Effect.succeed({ ...completedResult(request), output: OUTPUT })

@@ -96,11 +96,16 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
     ),
     getSession: (id) =>
       Effect.zipRight(record("Terminal", "getSession", [id]), t.getSession?.(id) ?? known(id)),
-    read: (id, bounds) =>
+    read: (id, bounds, since) =>
       Effect.zipRight(
-        record("Terminal", "read", [id, bounds]),
-        t.read?.(id, bounds) ??
-          Effect.map(known(id), () => ({ ...boundTail(sampleScreen, bounds), readiness: "ready" as const }))
+        record("Terminal", "read", since === undefined ? [id, bounds] : [id, bounds, since]),
+        t.read?.(id, bounds, since) ??
+          Effect.map(known(id), () => ({
+            ...boundTail(sampleScreen, bounds),
+            readiness: "ready" as const,
+            cursor: { row: sampleScreen.length, anchor: null },
+            cursorLost: false
+          }))
       ),
     readiness: (id) =>
       Effect.zipRight(
@@ -116,6 +121,16 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
       Effect.zipRight(
         record("Terminal", "commandOutput", [id, promptId, bounds]),
         t.commandOutput?.(id, promptId, bounds) ?? Effect.as(known(id), boundTail([], bounds))
+      ),
+    outputLineCount: (id, promptId) =>
+      Effect.zipRight(
+        record("Terminal", "outputLineCount", [id, promptId]),
+        t.outputLineCount?.(id, promptId) ?? Effect.as(known(id), null)
+      ),
+    interrupt: (id, promptId) =>
+      Effect.zipRight(
+        record("Terminal", "interrupt", [id, promptId]),
+        t.interrupt?.(id, promptId) ?? Effect.as(known(id), "sent" as const)
       )
   }
   const runner: RunnerShape = {
@@ -128,6 +143,12 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
       Effect.zipRight(
         record("CommandRunner", "result", [requestId, waitSeconds]),
         r.result?.(requestId, waitSeconds) ??
+          Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
+      ),
+    interrupt: (requestId, waitSeconds) =>
+      Effect.zipRight(
+        record("CommandRunner", "interrupt", [requestId, waitSeconds]),
+        r.interrupt?.(requestId, waitSeconds) ??
           Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
       )
   }

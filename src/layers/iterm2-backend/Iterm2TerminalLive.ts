@@ -84,7 +84,7 @@ export const Iterm2TerminalLive = Layer.effect(
       Effect.gen(function* () {
         const text = yield* readScreen(conn, sessionId, bounds)
         const readiness = yield* sessionReadiness(conn, sessionId)
-        return { ...text, readiness }
+        return { ...text, readiness, cursor: { row: 0, anchor: null }, cursorLost: false }
       })
 
     const submit = (sessionId: string, command: string) =>
@@ -143,7 +143,14 @@ export const Iterm2TerminalLive = Layer.effect(
       submit: (sessionId, command) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => submitInTransaction(id, command)),
       commandOutput: (sessionId, promptId, bounds) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds))
+        Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds)),
+      // Interface stub until the backend implements it (issue 10, this session).
+      outputLineCount: (sessionId) => Effect.as(exactSessionId(sessionId), null),
+      interrupt: (sessionId) =>
+        Effect.zipRight(
+          exactSessionId(sessionId),
+          Effect.fail(fail("command_not_running", "not implemented yet"))
+        )
     })
   })
 )

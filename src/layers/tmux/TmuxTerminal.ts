@@ -143,7 +143,15 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const cursor = Number(row.cursor_y) || 0
       const bottom = Math.max(cursor, (Number(row.pane_height) || 1) - 1)
       const readinessNow = readinessOf(server, pane, row)
-      if (maxLines === 0) return { text: "", lineCount: 0, truncated: true, readiness: readinessNow }
+      if (maxLines === 0)
+        return {
+          text: "",
+          lineCount: 0,
+          truncated: true,
+          readiness: readinessNow,
+          cursor: { row: 0, anchor: null },
+          cursorLost: false
+        }
       const client = yield* server.clientFor(pane)
       // From maxLines rows above the cursor row (into the history) to the bottom of the screen.
       const start = cursor - maxLines + 1
@@ -151,7 +159,13 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const text = boundTail(dropTrailingBlank(lines), bounds)
       // Rows above the first one fetched (history or screen) were left out.
       const more = start > -(Number(row.history_size) || 0)
-      return { ...text, truncated: text.truncated || more, readiness: readinessNow }
+      return {
+        ...text,
+        truncated: text.truncated || more,
+        readiness: readinessNow,
+        cursor: { row: 0, anchor: null },
+        cursorLost: false
+      }
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
 
   /**
@@ -221,5 +235,23 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return { ...text, truncated: text.truncated || rendered.truncated }
     })
 
-  return { listSessions, currentSession, getSession, read, readiness, submit, commandOutput }
+  // Interface stub until the backend implements it (issue 10, this session).
+  const outputLineCount = (sessionId: string) => Effect.as(registry.resolve(sessionId), null)
+  const interrupt = (sessionId: string) =>
+    Effect.zipRight(
+      registry.resolve(sessionId),
+      Effect.fail(fail("command_not_running", "not implemented yet"))
+    )
+
+  return {
+    listSessions,
+    currentSession,
+    getSession,
+    read,
+    readiness,
+    submit,
+    commandOutput,
+    outputLineCount,
+    interrupt
+  }
 }
