@@ -46,6 +46,12 @@ export interface CommandView {
   readonly message: string | null
 }
 
+/** interrupt_command's result: the command's result as it stands, and whether the ETX was sent. */
+export interface InterruptView extends Omit<CommandView, "status"> {
+  readonly status: string
+  readonly interrupt_sent: boolean
+}
+
 export interface ReadView {
   readonly session_id: string
   readonly content: string
@@ -53,6 +59,8 @@ export interface ReadView {
   readonly truncated: boolean
   readonly execution_readiness: string
   readonly captured_at: string
+  readonly cursor: string
+  readonly cursor_lost: boolean
 }
 
 export interface Called<A> {
@@ -86,6 +94,46 @@ export const runCommand = (mcp: McpHarness, args: Record<string, unknown>) =>
 
 export const commandResult = (mcp: McpHarness, args: Record<string, unknown>) =>
   typed<CommandView>(mcp, "get_command_result", args)
+
+export const interruptCommand = (mcp: McpHarness, args: Record<string, unknown>) =>
+  typed<InterruptView>(mcp, "interrupt_command", args)
+
+/** One progress notification as the client saw it, and when. */
+export interface SeenProgress {
+  readonly progress: number
+  readonly message: string | undefined
+  readonly at: number
+}
+
+/**
+ * A tool call with a progressToken (the SDK adds one for `onprogress`) and an optional abort
+ * signal (the SDK sends notifications/cancelled on abort). Progress seen after the answer is kept
+ * in `progress` too: callers check that none came.
+ */
+export const callWithProgress = (
+  mcp: McpHarness,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal
+) => {
+  const progress: Array<SeenProgress> = []
+  const answer = mcp.client
+    .callTool({ name, arguments: args }, undefined, {
+      onprogress: (p) => progress.push({ progress: p.progress, message: p.message, at: Date.now() }),
+      ...(signal === undefined ? {} : { signal }),
+      timeout: 120_000
+    })
+    .then((result) => ({
+      isError: result.isError === true,
+      data: (result.structuredContent ?? {}) as Record<string, unknown>,
+      at: Date.now()
+    }))
+  return { progress, answer }
+}
+
+/** The request_id a progress message names ("request_id <32 hex>: …"). */
+export const requestIdOf = (message: string | undefined): string | undefined =>
+  /request_id ([0-9a-f]{32})/.exec(message ?? "")?.[1]
 
 /** Polls read_terminal (bounded) until the session's readiness is `expected`. */
 export const waitForReadiness = async (

@@ -1,0 +1,86 @@
+/**
+ * End to end over real tmux: following a long output with read_terminal's `since` cursor — only
+ * the lines written after it, `cursor_lost` once tmux trimmed them out of its history (or the
+ * history was cleared), and a cursor is only ever accepted for the pane it came from.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  interruptCommand,
+  numbered,
+  readTerminal,
+  runCommand,
+  waitForReadiness
+} from "../support/E2eHelpers.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+
+let rig: TmuxRig
+
+beforeAll(async () => {
+  rig = await openTmuxRig()
+})
+
+afterAll(async () => {
+  await rig?.close()
+})
+
+describe("read_terminal since on tmux", () => {
+  it("a read, 50 new lines, a read with since: exactly those 50", async () => {
+    const pane = await rig.pane()
+    const sent = await runCommand(rig.mcp, {
+      session_id: pane.id,
+      command: "sleep 1; seq -f 'row-%g' 1 50; sleep 100",
+      wait_for_completion: false
+    })
+    await waitForReadiness(rig.mcp, pane.id, "busy")
+    const first = await readTerminal(rig.mcp, { session_id: pane.id, max_lines: 20 })
+    expect(first.isError, JSON.stringify(first.data)).toBe(false)
+    expect(first.data.content).not.toContain("row-1")
+    await rig.world.waitForScreen(pane, (screen) => screen.includes("row-50"))
+
+    const next = await readTerminal(rig.mcp, { session_id: pane.id, since: first.data.cursor })
+    expect(next.isError, JSON.stringify(next.data)).toBe(false)
+    expect(next.data.content).toBe(numbered("row-", 1, 50).join("\n"))
+    expect(next.data).toMatchObject({ line_count: 50, truncated: false, cursor_lost: false })
+    const idle = await readTerminal(rig.mcp, { session_id: pane.id, since: next.data.cursor })
+    expect(idle.data).toMatchObject({ content: "", line_count: 0, cursor_lost: false })
+
+    const stopped = await interruptCommand(rig.mcp, { request_id: sent.data.request_id, wait_seconds: 10 })
+    expect(stopped.data).toMatchObject({ status: "completed", exit_code: 130, interrupt_sent: true })
+  })
+
+  it("5,000 new lines past a 1,000-line history: the kept lines and cursor_lost", async () => {
+    await rig.world.tmux("set", "-g", "history-limit", "1000")
+    const pane = await rig.pane()
+    await rig.world.tmux("set", "-g", "history-limit", "10000")
+    const first = await readTerminal(rig.mcp, { session_id: pane.id })
+    const ran = await runCommand(rig.mcp, { session_id: pane.id, command: "seq -f 'big-%g' 1 5000" })
+    expect(ran.data).toMatchObject({ status: "completed", exit_code: 0 })
+    const next = await readTerminal(rig.mcp, {
+      session_id: pane.id,
+      since: first.data.cursor,
+      max_lines: 2000
+    })
+    expect(next.isError, JSON.stringify(next.data)).toBe(false)
+    expect(next.data.cursor_lost).toBe(true)
+    const lines = next.data.content.split("\n")
+    expect(lines).toContain("big-5000")
+    expect(lines).not.toContain("big-1")
+    expect(lines.length).toBeLessThanOrEqual(1000 + 60)
+  })
+
+  it("clear-history loses the cursor; another pane's cursor is invalid_request", async () => {
+    const a = await rig.pane()
+    const b = await rig.pane()
+    await runCommand(rig.mcp, { session_id: a.id, command: "seq 1 100" })
+    const fromA = await readTerminal(rig.mcp, { session_id: a.id })
+    await rig.world.tmux("clear-history", "-t", a.paneId)
+    await runCommand(rig.mcp, { session_id: a.id, command: "clear; echo fresh" })
+    const after = await readTerminal(rig.mcp, { session_id: a.id, since: fromA.data.cursor })
+    expect(after.data.cursor_lost).toBe(true)
+    expect(after.data.content).toContain("fresh")
+
+    const crossed = await readTerminal(rig.mcp, { session_id: b.id, since: fromA.data.cursor })
+    expect(crossed.isError).toBe(true)
+    expect(crossed.data).toMatchObject({ error_code: "invalid_request" })
+  })
+})
