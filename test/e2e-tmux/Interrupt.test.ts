@@ -38,6 +38,15 @@ const started = async (command: string) => {
   await waitUntil("the command's bytes in the recorder", () =>
     pane.files.recorder.textSince(0).endsWith(`${command}\r`)
   )
+  // The start mark comes before the program runs: interrupt once it owns the terminal (a trap is
+  // only set once the program says "armed").
+  if (command.startsWith("sleep ")) {
+    await waitUntil(
+      "sleep in the foreground",
+      async () => (await rig.world.format(pane.paneId, "#{pane_current_command}")) === "sleep"
+    )
+  }
+  if (command.includes("echo armed")) await rig.world.waitForScreen(pane, (screen) => /^armed$/m.test(screen))
   return { pane, requestId: sent.data.request_id }
 }
 
@@ -73,7 +82,7 @@ describe("interrupt_command on tmux", () => {
   })
 
   it("a program that ignores SIGINT is still_running after one ETX; nothing more is ever sent", async () => {
-    const { pane, requestId } = await started(`bash -c 'trap "" INT; sleep 100'`)
+    const { pane, requestId } = await started(`bash -c 'trap "" INT; echo armed; sleep 100'`)
     const arrived = markAll()
     const answer = await interruptCommand(rig.mcp, { request_id: requestId, wait_seconds: 1 })
     expect(answer.data).toMatchObject({ status: "still_running", interrupt_sent: true, exit_code: null })
@@ -157,7 +166,7 @@ describe("progress and cancellation on tmux", () => {
   })
 
   it("a cancelled interrupt_command wait stops at once; the result is kept", async () => {
-    const { pane, requestId } = await started(`bash -c 'trap "" INT; sleep 2; echo outlived'`)
+    const { pane, requestId } = await started(`bash -c 'trap "" INT; echo armed; sleep 2; echo outlived'`)
     const abort = new AbortController()
     const call = callWithProgress(
       rig.mcp,
@@ -173,6 +182,6 @@ describe("progress and cancellation on tmux", () => {
     abort.abort()
     expect(await outcome).toBe("rejected")
     const done = await commandResult(rig.mcp, { request_id: requestId, wait_seconds: 10 })
-    expect(done.data).toMatchObject({ status: "completed", exit_code: 0, output: "outlived" })
+    expect(done.data).toMatchObject({ status: "completed", exit_code: 0, output: "armed\noutlived" })
   })
 })

@@ -32,6 +32,8 @@ const started = async (command: string) => {
   const sent = await runCommand(mcp, { session_id: s.sessionId, command, wait_for_completion: false })
   expect(sent.data).toMatchObject({ status: "submitted", sent: true })
   await waitForReadiness(mcp, s.sessionId, "busy")
+  // The start mark comes before the program runs: let `sleep` own the terminal before interrupting.
+  if (command.startsWith("sleep ")) await world.waitFor(s.sessionId, (shell) => shell.jobName === "sleep")
   return { sessionId: s.sessionId, requestId: sent.data.request_id, mark: world.ledger.size }
 }
 
@@ -66,7 +68,10 @@ describe("interrupt_command on iTerm2", () => {
 
   it("a program that ignores SIGINT is still_running after one ETX; TermPilot never escalates", async () => {
     const { world, mcp } = rig
-    const { sessionId, requestId, mark } = await started(`bash -c 'trap "" INT; sleep 100'`)
+    // Interrupt only once the trap is set: an ETX before that would stop the program (bash starts it
+    // a moment after reporting the command's start).
+    const { sessionId, requestId, mark } = await started(`bash -c 'trap "" INT; echo armed; sleep 100'`)
+    await world.waitFor(sessionId, () => /^armed$/m.test(world.screenText(sessionId)))
 
     const answer = await interruptCommand(mcp, { request_id: requestId, wait_seconds: 1 })
     expect(answer.isError, JSON.stringify(answer.data)).toBe(false)
