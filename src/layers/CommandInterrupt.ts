@@ -4,7 +4,7 @@
  * call deadline and the client's cancellation, like run_command's send phase), then wait a bounded
  * time for the shell's own final result. Never escalates, never retries.
  */
-import { Cause, Deferred, Effect, Exit, Option, Queue } from "effect"
+import { Cause, Deferred, Effect, Exit, Option } from "effect"
 import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import { deadlineExceeded, fail, type TermPilotError } from "../services/Errors.js"
 import type { Terminal } from "../services/Terminal.js"
@@ -12,7 +12,7 @@ import { currentToolSettings } from "../services/ToolSettings.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
 import { waitForCommand } from "./CommandWaits.js"
-import type { InFlightRequests } from "./InFlightRequests.js"
+import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import * as I from "./InterruptResults.js"
 import type { OutputSoFar } from "./OutputSoFar.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
@@ -85,12 +85,10 @@ export const makeInterrupt = (parts: InterruptParts) => {
     const live = yield* inFlight.byRequest(requestId)
     // Not held any more (finishing now), or the watch already decided the outcome.
     if (Option.isNone(live) || live.value.ended) return yield* notRunning
-    const { ctx, promptId, started, events } = live.value
+    const { ctx, promptId } = live.value
     const sessionId = ctx.request.sessionId
     if (promptId === null) return yield* unverifiable(requestId, sessionId)
-    // Events not yet taken by the watch: its view is behind, so the backend's check decides.
-    const behind = events !== null && (yield* Queue.size(events)) > 0
-    if (!started && !behind) return yield* notStarted(requestId, sessionId)
+    if (!(yield* mayHaveStarted(live.value))) return yield* notStarted(requestId, sessionId)
 
     const { deadlineMs } = yield* currentToolSettings
     const { exit, stopped } = yield* boundedByCall(terminal.interrupt(sessionId, promptId), deadlineMs)

@@ -4,7 +4,7 @@
  * need to act on it: the prompt its submit returned, its event queue, and whether the watch saw it
  * start and end. Only the request holding a session's claim can change that session's entry.
  */
-import { Effect, HashMap, Option, type Queue, Ref } from "effect"
+import { Effect, HashMap, Option, Queue, Ref } from "effect"
 import type { PromptEvent } from "../services/PromptTracker.js"
 import type { RequestContext } from "./CommandResults.js"
 
@@ -21,6 +21,15 @@ export interface InFlight {
   /** The watch decided the outcome (the command ended, or it can no longer be followed). */
   readonly ended: boolean
 }
+
+/**
+ * Whether the command may have started: the watch saw its start, or events are still queued that
+ * the watch has not taken yet (its view is behind the terminal, so the backend's answer decides).
+ */
+export const mayHaveStarted = (entry: InFlight): Effect.Effect<boolean> =>
+  entry.started || entry.events === null
+    ? Effect.succeed(entry.started)
+    : Effect.map(Queue.size(entry.events), (queued) => queued > 0)
 
 export interface InFlightRequests {
   /** Claim the session for `ctx`'s request; the request already holding it otherwise. */

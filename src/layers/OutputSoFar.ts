@@ -1,7 +1,8 @@
 /**
  * OutputSoFar — what a command still running has written, as the runner reports it: the line
  * count for progress reports, and the bounded tail of its output for a pending snapshot. Only for
- * a command whose start the watch saw and whose prompt the backend identified; otherwise nothing
+ * a command that may have started (InFlightRequests.mayHaveStarted) whose prompt the backend
+ * identified; otherwise nothing
  * (null), and a failed or slow read leaves the snapshot without output rather than failing.
  */
 import { Duration, Effect, Option } from "effect"
@@ -9,7 +10,7 @@ import type { CommandResult } from "../services/CommandRunner.js"
 import type { TermPilotError } from "../services/Errors.js"
 import type { Terminal } from "../services/Terminal.js"
 import * as R from "./CommandResults.js"
-import type { InFlight, InFlightRequests } from "./InFlightRequests.js"
+import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
 
 /** Line bound for a command's output (the prototype's fixed 2000). */
@@ -30,14 +31,14 @@ export interface OutputSoFar {
   readonly current: (requestId: string, fallback: CommandResult) => Effect.Effect<Current>
 }
 
-/** The request's running command, when it started and its prompt is known. */
+/** The request's command, when it may have started and its prompt is known. */
 const runningAt = (inFlight: InFlightRequests, requestId: string) =>
-  Effect.map(
-    inFlight.byRequest(requestId),
-    Option.flatMap((live: InFlight) =>
-      live.started && live.promptId !== null ? Option.some({ live, promptId: live.promptId }) : Option.none()
-    )
-  )
+  Effect.gen(function* () {
+    const live = yield* inFlight.byRequest(requestId)
+    if (Option.isNone(live) || live.value.promptId === null) return Option.none()
+    if (!(yield* mayHaveStarted(live.value))) return Option.none()
+    return Option.some({ live: live.value, promptId: live.value.promptId })
+  })
 
 export const makeOutputSoFar = (
   terminal: Terminal["Type"],
