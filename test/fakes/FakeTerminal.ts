@@ -8,17 +8,23 @@
  * unless a script says otherwise.
  */
 import { Context, Effect, Layer, Option, PubSub, Ref, Stream, SubscriptionRef } from "effect"
-import { boundTail } from "../../src/domain/TextBounds.js"
 import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
-  type BoundedText,
   type InterruptCheck,
   type ReadBounds,
   type Readiness,
-  type SessionInfo,
   Terminal
 } from "../../src/services/Terminal.js"
+import {
+  bounded,
+  type FakeSession,
+  follow,
+  info,
+  interruptVerdict,
+  linesOf,
+  notReadyMessage
+} from "./FakeSession.js"
 
 export interface SentCommand {
   readonly sessionId: string
@@ -107,58 +113,6 @@ export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
   }
 >() {}
 
-interface FakeSession {
-  readonly readiness: Readiness
-  readonly promptId: string | null
-  readonly screen: string
-  readonly hub: PubSub.PubSub<PromptEvent>
-  readonly watchers: number
-  readonly onSubmit: ReadonlyArray<PromptEvent>
-  /** The command typed at the current prompt: none yet, typed, started, or ended. */
-  readonly command: "none" | "typed" | "running" | "ended"
-}
-
-/** The text as the backend's lines (one trailing newline ends the last line). */
-const linesOf = (text: string): ReadonlyArray<string> =>
-  text.length === 0 ? [] : text.replace(/\n$/, "").split("\n")
-
-/** The text bounded like a real read. */
-const bounded = (text: string, bounds: ReadBounds): BoundedText => boundTail(linesOf(text), bounds)
-
-/** What a real backend's check finds for the command typed at `promptId`. */
-const interruptVerdict = (session: FakeSession, promptId: string): InterruptCheck =>
-  session.promptId !== promptId || session.command === "ended"
-    ? "ended"
-    : session.command === "running"
-      ? "sent"
-      : "not_started"
-
-const notReadyMessage = (sessionId: string, readiness: Readiness): string =>
-  readiness === "input_pending"
-    ? `Session '${sessionId}' has pending input at the shell prompt.`
-    : `Session '${sessionId}' is not at a verified shell command boundary (${readiness}).`
-
-const info = (sessionId: string, session: FakeSession, current: boolean): SessionInfo => ({
-  session_id: sessionId,
-  backend: "iterm2",
-  window_id: null,
-  tab_id: null,
-  window_number: null,
-  window_title: null,
-  tab_title: null,
-  session_title: null,
-  hostname: null,
-  username: null,
-  cwd: null,
-  tty: null,
-  job_name: null,
-  is_current: current,
-  buried: false,
-  profile_name: null,
-  tag: null,
-  execution_readiness: session.readiness
-})
-
 const make = Effect.gen(function* () {
   const sessions = yield* Ref.make<ReadonlyMap<string, FakeSession>>(new Map())
   const ledger = yield* SubscriptionRef.make<ReadonlyArray<SentCommand>>([])
@@ -198,17 +152,7 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const session = (yield* Ref.get(sessions)).get(sessionId)
       if (session === undefined) return
-      // The shell's state follows its events: busy once a command starts, ready at a new prompt.
-      if (event._tag === "CommandStart") {
-        yield* update(sessionId, (s) => ({ ...s, readiness: "busy", command: "running" }))
-      }
-      if (event._tag === "CommandEnd") yield* update(sessionId, (s) => ({ ...s, command: "ended" }))
-      if (event._tag === "Prompt") {
-        yield* update(sessionId, (s) => {
-          const promptId = event.promptId ?? s.promptId
-          return { ...s, readiness: "ready", promptId, command: promptId === s.promptId ? s.command : "none" }
-        })
-      }
+      yield* update(sessionId, (s) => follow(s, event))
       yield* PubSub.publish(session.hub, event)
     })
 
