@@ -11,7 +11,7 @@ import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { LineContents } from "../../services/Iterm2Messages.js"
 import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
 import { callFor, getLines, orUnavailable, parseJson } from "./Iterm2Calls.js"
-import { isBlank, joinRows, screenRows } from "./Iterm2Text.js"
+import { joinRows, lastWrittenFrom, screenRows } from "./Iterm2Text.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -60,17 +60,10 @@ export const readSince = (
         cursorLost = true
       }
     }
-    let last = cursor.x > 0 ? cursor.y : cursor.y - 1
-    for (let i = rows.length - 1; top + i > last; i--) {
-      const row = rows[i]
-      if (row !== undefined && !isBlank(row)) {
-        last = top + i
-        break
-      }
-    }
+    const last = top + lastWrittenFrom(rows, (cursor.x > 0 ? cursor.y : cursor.y - 1) - top)
     const done = { cursorRow: cursor.y, cursorLost }
     if (last < start) return { text: "", lineCount: 0, truncated: false, ...done }
-    const first = Math.max(start, last + 1 - Math.max(1, Math.floor(bounds.maxLines)))
+    const first = Math.max(start, last + 1 - Math.floor(bounds.maxLines))
     let above: ReadonlyArray<LineContents> = []
     if (first < top) above = (yield* getLines(conn, sessionId, first, Math.min(top, last + 1))).contents ?? []
     const onScreen = rows.slice(Math.max(0, first - top), last + 1 - top)

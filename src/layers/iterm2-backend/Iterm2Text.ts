@@ -31,7 +31,16 @@ export const joinRows = (rows: ReadonlyArray<LineContents>): Array<string> => {
   return lines
 }
 
-export const isBlank = (row: LineContents) => (row.text ?? "").trim() === ""
+const isBlank = (row: LineContents) => (row.text ?? "").trim() === ""
+
+/** The index of the last non-blank row after `index` (output below the cursor), else `index`. */
+export const lastWrittenFrom = (rows: ReadonlyArray<LineContents>, index: number): number => {
+  for (let i = rows.length - 1; i > index; i--) {
+    const row = rows[i]
+    if (row !== undefined && !isBlank(row)) return i
+  }
+  return index
+}
 
 /** The screen as one GetBuffer returns it: its rows, the absolute row of the top one, the cursor. */
 export interface ScreenRows {
@@ -67,14 +76,7 @@ export const readScreen = (
   Effect.gen(function* () {
     const { rows, top, cursor } = yield* screenRows(conn, sessionId)
     const cursorRow = cursor.y - top
-    let last = Math.min(rows.length - 1, Math.max(cursorRow, -1))
-    for (let i = rows.length - 1; i > last; i--) {
-      const row = rows[i]
-      if (row !== undefined && !isBlank(row)) {
-        last = i
-        break
-      }
-    }
+    const last = lastWrittenFrom(rows, Math.min(rows.length - 1, Math.max(cursorRow, -1)))
     const onScreen = rows.slice(Math.max(0, last + 1 - bounds.maxLines), last + 1)
     const need = bounds.maxLines - onScreen.length
     let above: ReadonlyArray<LineContents> = []
