@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Terminal } from "../../src/services/Terminal.js"
+import { until } from "../robustness/support.js"
 import { type BackendRig, openBackendRig } from "./BackendRig.js"
 
 let rig: BackendRig
@@ -42,6 +43,8 @@ describe("Terminal.interrupt (iTerm2)", () => {
   it("sends one ETX, broadcast suppressed, to that session only; sleep ends with 130", async () => {
     const bystander = (await rig.world.createWindow()).sessionId
     const { sessionId, promptId } = await running("sleep 100")
+    // iTerm2 shows RUNNING from the command's start on; wait until sleep owns the terminal too.
+    await until("sleep in the foreground", () => rig.world.shell(sessionId).jobName === "sleep")
     const mark = rig.world.ledger.size
 
     expect(await rig.run(interrupt(sessionId, promptId))).toBe("sent")
@@ -55,8 +58,10 @@ describe("Terminal.interrupt (iTerm2)", () => {
 
   it("sends one ETX to a program that ignores SIGINT, which keeps running", async () => {
     const { sessionId, promptId } = await running(
-      `bash -c 'trap "" INT; read -r x; echo "got:$x"; sleep 100'`
+      `bash -c 'trap "" INT; echo armed; read -r x; echo "got:$x"; sleep 100'`
     )
+    // iTerm2 shows RUNNING from the command's start on; the trap is set once "armed" is printed.
+    await rig.world.waitFor(sessionId, (shell) => shell.screen.screenText().includes("\narmed"))
     const mark = rig.world.ledger.size
 
     expect(await rig.run(interrupt(sessionId, promptId))).toBe("sent")
@@ -148,7 +153,8 @@ describe("Terminal.interrupt (iTerm2)", () => {
     // The command ended by itself (7, not 130): the ETX reached the idle shell, which stays usable.
     expect(await rig.commandEnd(sessionId, promptId)).toBe(7)
     expect(sentSince(mark).map((e) => e.text)).toEqual(["\x03"])
-    await rig.world.waitFor(sessionId, "prompt")
+    // The shell at its next prompt took the ETX as Ctrl-C there: "^C" and a fresh prompt.
+    await rig.world.waitFor(sessionId, (s) => s.atPrompt() && /\$ \^C\ntp:/.test(s.screen.screenText()))
     expect(await rig.run(Effect.flatMap(Terminal, (t) => t.readiness(sessionId)))).toBe("ready")
   })
 })
