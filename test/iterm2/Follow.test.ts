@@ -87,6 +87,16 @@ describe("read cursors (iTerm2)", () => {
     expect(next.text).toMatch(/\$ echo grown$/)
     expect(next.cursor.row).toBe(first.cursor.row)
   })
+
+  it("a position past every row there is (not this history's) is lost: the bounded tail", async () => {
+    const { sessionId } = await rig.world.createWindow()
+    await rig.world.runAsUser(sessionId, "echo before-the-tail")
+    const plain = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 })
+    const lost = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 }, { row: 1e12, anchor: null })
+    expect(lost).toMatchObject({ text: plain.text, cursorLost: true, truncated: true })
+    expect(lost.text).toMatch(/^before-the-tail\ntp:.*\$$/)
+    expect(lost.cursor).toEqual(plain.cursor)
+  })
 })
 
 describe("read cursors past a small history (iTerm2)", () => {
