@@ -7,20 +7,13 @@
  */
 import { describe, expect, it } from "vitest"
 import { interruptVerdict } from "../../src/domain/tmux/InterruptVerdict.js"
-import type { PaneFlags } from "../../src/domain/tmux/PaneFormat.js"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
+import { idleFlags } from "../support/tmux/PaneFixtures.js"
 
 const TOK = "0123456789abcdef"
 const mark = (body: string) => `\x1b]133;${body};tp=${TOK}\x07`
 const enc = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
-const idle: PaneFlags = {
-  dead: false,
-  mode: null,
-  alternateScreen: false,
-  inputOff: false,
-  synchronized: false,
-  tokens: [TOK]
-}
+const idle = idleFlags([TOK])
 
 const stream = () => {
   const s = new PaneStream([TOK])

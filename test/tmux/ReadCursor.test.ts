@@ -78,33 +78,33 @@ describe("tmux read cursors", () => {
     await events.next("CommandEnd")
   })
 
-  it("finds its place again after tmux trimmed the history by a step", async () => {
+  /**
+   * In a pane with history-limit 100: `seq 1 N` printed, a read, then `seq A B` printed (the
+   * command still running); the read's snapshot, the history size at each step, and a since read.
+   */
+  const acrossSmallHistory = async (n: number, from: number, to: number) => {
     const pane = await paneWithLimit(100)
     const { id, events } = await rig.ready(pane)
     const g = gate()
-    await rig.start(id, events, `seq 1 130; ${g.wait}; seq 131 170; sleep 100`)
-    await lastLine(pane, "130")
+    await rig.start(id, events, `seq 1 ${n}; ${g.wait}; seq ${from} ${to}; sleep 100`)
+    await lastLine(pane, String(n))
     const before = await read(id)
-    const hsBefore = Number(await rig.world.format(pane.paneId, "#{history_size}"))
+    const history = () => rig.world.format(pane.paneId, "#{history_size}").then(Number)
+    const hsBefore = await history()
     await g.open()
-    await lastLine(pane, "170")
+    await lastLine(pane, String(to))
+    return { hsBefore, hsAfter: await history(), since: await read(id, before.cursor) }
+  }
+
+  it("finds its place again after tmux trimmed the history by a step", async () => {
+    const { hsBefore, hsAfter, since } = await acrossSmallHistory(130, 131, 170)
     // The history filled up and was trimmed: every row moved up (the numbers changed).
-    const hsAfter = Number(await rig.world.format(pane.paneId, "#{history_size}"))
     expect(hsAfter).toBeLessThan(hsBefore + 40)
-    const since = await read(id, before.cursor)
     expect(since).toMatchObject({ text: seq(131, 170).join("\n"), truncated: false, cursorLost: false })
   })
 
   it("reports cursorLost with the kept tail after 5,000 lines past a small history-limit", async () => {
-    const pane = await paneWithLimit(100)
-    const { id, events } = await rig.ready(pane)
-    const g = gate()
-    await rig.start(id, events, `seq 1 20; ${g.wait}; seq 1001 6000; sleep 100`)
-    await lastLine(pane, "20")
-    const before = await read(id)
-    await g.open()
-    await lastLine(pane, "6000")
-    const since = await read(id, before.cursor)
+    const { since } = await acrossSmallHistory(20, 1001, 6000)
     expect(since.cursorLost).toBe(true)
     const lines = since.text.split("\n")
     expect(lines.at(-1)).toBe("6000")

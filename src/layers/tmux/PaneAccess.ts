@@ -2,7 +2,7 @@
  * PaneAccess — the steps every one-pane operation of the tmux Terminal shares: whether a resolved
  * pane is the one TermPilot itself runs in (never typed into), the pane's flag row over its own
  * client (`session_not_found` when tmux has no such pane), and readiness from that row plus the
- * pane's mark stream.
+ * pane's mark stream, and the failure of a send whose bytes may have left.
  */
 import { resolve as resolvePath } from "node:path"
 import { Effect } from "effect"
@@ -47,3 +47,11 @@ export const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Rea
   noteTokens(server, pane, row)
   return entryReadiness(entry, flagsOf(row))
 }
+
+/** A transport failure once the write may have left: `tmux_unavailable`, outcome unknown. */
+export const mayHaveReached =
+  (sessionId: string, what: string) =>
+  (e: TermPilotError): TermPilotError =>
+    fail("tmux_unavailable", `${e.message} The ${what} may or may not have reached session '${sessionId}'.`, {
+      sendOutcomeUnknown: true
+    })

@@ -11,7 +11,7 @@ import { flagsOf } from "../../domain/tmux/PaneFormat.js"
 import { interruptLine } from "../../domain/tmux/SendEncoding.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { InterruptCheck } from "../../services/Terminal.js"
-import { flagsOfPane, type OwnPane, refuseOwnPane } from "./PaneAccess.js"
+import { flagsOfPane, mayHaveReached, type OwnPane, refuseOwnPane } from "./PaneAccess.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
 
 export const makeTmuxInterrupt =
@@ -35,15 +35,7 @@ export const makeTmuxInterrupt =
       }
       const [reply] = yield* client
         .commands([interruptLine(pane)])
-        .pipe(
-          Effect.mapError((e) =>
-            fail(
-              "tmux_unavailable",
-              `${e.message} The interrupt may or may not have reached session '${sessionId}'.`,
-              { sendOutcomeUnknown: true }
-            )
-          )
-        )
+        .pipe(Effect.mapError(mayHaveReached(sessionId, "interrupt")))
       if (reply?.ok !== true) {
         return yield* fail(
           "tmux_unavailable",

@@ -13,7 +13,7 @@ import { submitLines } from "../../domain/tmux/SendEncoding.js"
 import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
-import { flagsOfPane, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
+import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
   type HumanFocus,
@@ -132,17 +132,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       if (verdict !== "ready") return yield* notReady(sessionId, row, verdict)
       const promptId = entry.stream.facts.promptId
       entry.inFlight = true
-      const replies = yield* client.commands(submitLines(pane, command)).pipe(
-        Effect.mapError((e) =>
-          fail(
-            "tmux_unavailable",
-            `${e.message} The command may or may not have reached session '${sessionId}'.`,
-            {
-              sendOutcomeUnknown: true
-            }
-          )
-        )
-      )
+      const replies = yield* client
+        .commands(submitLines(pane, command))
+        .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
       const refused = replies.findIndex((r) => !r.ok)
       if (refused === 0) {
         entry.inFlight = false
