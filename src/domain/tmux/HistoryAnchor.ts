@@ -85,6 +85,46 @@ export const textSpan = (
   return { span: span.start <= span.end ? span : { start: span.end, end: span.end }, leftOut: start > from }
 }
 
+/**
+ * The exact rows to capture to find the anchor of absolute row `row` (as `asked` numbers it) when
+ * the pane may scroll by up to `slack` rows before tmux runs the capture: the anchor rows and
+ * `slack` rows above them. Null when `row` is not in the pane (or is row 0, which has no anchor).
+ */
+export const probeSpan = (asked: PaneGeometry, row: number, slack: number): RowSpan | null => {
+  const span = anchorSpan(asked, row)
+  return span === null ? null : { start: span.end - ANCHOR_ROWS + 1 - slack, end: span.end }
+}
+
+/**
+ * Where the anchor `anchor` of row `row` (as `asked` numbers it) is in rows captured from `span`
+ * while the pane had geometry `now`: tmux numbers capture rows from the screen's top, so a pane
+ * that scrolled by `s` rows meanwhile has the row `s` rows higher; `s` is the history's growth,
+ * plus a step per trim. The row as `now` numbers it, or null when the anchor is not there.
+ */
+export const findInProbe = (
+  asked: PaneGeometry,
+  now: PaneGeometry,
+  row: number,
+  span: RowSpan,
+  rows: ReadonlyArray<string>,
+  anchor: string
+): number | null => {
+  // tmux starts a capture at the oldest kept row when asked for more.
+  const first = Math.max(span.start, -now.historySize)
+  const visible = row - asked.historySize
+  const step = trimStep(now)
+  for (let s = now.historySize - asked.historySize; s <= span.end - span.start; s += step) {
+    if (s < 0) continue
+    const at = now.historySize + visible - s
+    const anchorRows = anchorSpan(now, at)
+    if (anchorRows === null) continue
+    const from = anchorRows.start - first
+    const to = anchorRows.end - first
+    if (from >= 0 && to < rows.length && anchorOf(rows.slice(from, to + 1)) === anchor) return at
+  }
+  return null
+}
+
 /** Where a position of row `row` may be after 1..MAX_TRIMS trims (rows that are still kept). */
 export const trimmedRows = (g: PaneGeometry, row: number): ReadonlyArray<number> => {
   const step = trimStep(g)

@@ -13,13 +13,16 @@ import {
   anchorSpan,
   bottomOf,
   cursorRow,
+  findInProbe,
   geometryOf,
   type PaneGeometry,
+  probeSpan,
   type RowSpan,
   rowZeroHolds,
   sameGeometry,
   textSpan,
-  trimmedRows
+  trimmedRows,
+  trimStep
 } from "../../domain/tmux/HistoryAnchor.js"
 import { FLAG_FIELDS, type FlagRow, parseFields } from "../../domain/tmux/PaneFormat.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
@@ -31,6 +34,22 @@ import { flagsLine } from "./TmuxServer.js"
 
 /** Writes one since read may take before it gives up verifying its position. */
 const SINCE_BATCHES = 6
+/**
+ * Rows above an anchor a probe also takes, for the rows the pane may scroll before tmux runs it:
+ * at least MIN_SLACK, twice what it scrolled during the last write, at most MAX_SLACK.
+ */
+const MIN_SLACK = 16
+const MAX_SLACK = 512
+
+/** The slack after a write planned under `asked` ran under `now`. */
+const slackAfter = (asked: PaneGeometry, now: PaneGeometry): number => {
+  const grown = now.historySize - asked.historySize
+  const scrolled = grown >= 0 ? grown : grown + trimStep(now)
+  return Math.min(MAX_SLACK, Math.max(MIN_SLACK, 2 * scrolled))
+}
+
+/** A history at most one step below its limit may have been trimmed (without clear-history it never shrinks below). */
+const mayHaveTrimmed = (g: PaneGeometry): boolean => g.historySize >= g.historyLimit - trimStep(g)
 /** Writes a plain read may take to get the cursor's anchor rows (a cursor moving up escapes them). */
 const PLAIN_BATCHES = 3
 
@@ -113,7 +132,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
       }
 
       /** The newest rows of everything kept, as a read without `since` returns them. */
-      const plain = (cursorLost: boolean) =>
+      const plain = (lost: (g: PaneGeometry) => boolean) =>
         Effect.gen(function* () {
           for (let attempt = 1; ; attempt++) {
             const window = cursorWindow(geometry)
@@ -131,60 +150,56 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
                 cursor ?? { row: cursorRow(b.geometry), anchor: null },
                 b.captures[1] ?? null,
                 leftOut,
-                cursorLost
+                lost(b.geometry)
               )
             }
             geometry = b.geometry
           }
         })
 
-      if (since === undefined) return yield* plain(false)
+      if (since === undefined) return yield* plain(() => false)
+      // Row 0 has no anchor rows: it names everything kept, until a trim may have dropped it.
+      const anchor = since.anchor
+      if (anchor === null) return yield* plain((g) => since.row !== 0 || !rowZeroHolds(g))
 
-      /** Whether a since read's rows match its anchor (row 0: no anchor, only while no trim can have happened). */
-      const holds = (g: PaneGeometry, rows: ReadonlyArray<string> | null) =>
-        rows === null
-          ? since.row === 0 && since.anchor === null && rowZeroHolds(g)
-          : anchorOf(rows) === since.anchor
-
-      let candidate = since.row
-      for (let used = 0; used < SINCE_BATCHES; ) {
+      let slack = MIN_SLACK
+      for (let used = 0; used < SINCE_BATCHES; used++) {
         const g = geometry
-        const probe = since.anchor === null ? null : anchorSpan(g, candidate)
-        if (since.anchor === null || probe !== null) {
-          const window = cursorWindow(g)
-          const text = textSpan(g, candidate, maxLines)
-          const b = yield* batch(client, pane, sessionId, [
-            captureLine(pane, window, false),
-            ...(maxLines > 0 ? [captureLine(pane, text.span, true)] : []),
-            ...(probe === null ? [] : [captureLine(pane, probe, false)])
-          ])
-          used++
-          geometry = b.geometry
-          if (!sameGeometry(g, b.geometry)) continue
-          const probed = probe === null ? null : (b.captures.at(-1) ?? [])
-          if (holds(g, probed)) {
-            const cursor = cursorFrom(window, g, b.captures[0] ?? []) ?? { row: cursorRow(g), anchor: null }
-            return snapshot(b, cursor, maxLines > 0 ? (b.captures[1] ?? []) : null, text.leftOut, false)
-          }
-        }
-        if (since.anchor === null) break
-        // Not at its place: look where 1..10 history trims would have moved it, in one write.
-        const rows = trimmedRows(geometry, since.row).filter((r) => anchorSpan(geometry, r) !== null)
-        if (rows.length === 0) break
-        const asked = geometry
-        const b = yield* batch(
-          client,
-          pane,
-          sessionId,
-          rows.map((r) => captureLine(pane, anchorSpan(asked, r)!, false))
-        )
-        used++
+        const window = cursorWindow(g)
+        // Its expected place, and where 1..10 trims of a full history would have moved it.
+        const places = [since.row, ...(mayHaveTrimmed(g) ? trimmedRows(g, since.row) : [])].flatMap((row) => {
+          const span = probeSpan(g, row, slack)
+          return span === null ? [] : [{ row, span }]
+        })
+        if (places.length === 0) break
+        // Exact rows from the highest place it may have scrolled to, bounded to the newest maxLines.
+        const highest = Math.min(...places.map((p) => p.row)) - g.historySize - slack
+        const text = { start: Math.max(highest, g.cursorY - maxLines + 1, -g.historySize), end: bottomOf(g) }
+        if (text.start > text.end) text.start = text.end
+        const b = yield* batch(client, pane, sessionId, [
+          captureLine(pane, window, false),
+          captureLine(pane, text, false),
+          ...places.map((p) => captureLine(pane, p.span, false))
+        ])
         geometry = b.geometry
-        if (!sameGeometry(asked, b.geometry)) continue
-        const found = rows.findIndex((_, i) => anchorOf(b.captures[i] ?? []) === since.anchor)
-        if (found < 0) break
-        candidate = rows[found]!
+        slack = slackAfter(g, b.geometry)
+        const found = places
+          .map((p, i) => findInProbe(g, b.geometry, p.row, p.span, b.captures[2 + i] ?? [], anchor))
+          .find((at) => at !== null)
+        if (found === undefined || found === null) {
+          if (sameGeometry(g, b.geometry)) break
+          continue
+        }
+        // The rows from the one it is on now; above the first row fetched, the bound left rows out.
+        const first = Math.max(text.start, -b.geometry.historySize)
+        const skip = found - b.geometry.historySize - first
+        const rows = b.captures[1] ?? []
+        const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
+          row: cursorRow(b.geometry),
+          anchor: null
+        }
+        return snapshot(b, cursor, skip >= 0 ? rows.slice(skip) : rows, skip < 0, false)
       }
-      return yield* plain(true)
+      return yield* plain(() => true)
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
 }
