@@ -1,10 +1,11 @@
 /**
- * TmuxRead — `Terminal.read` over tmux: bounded `capture-pane` of the screen and history tail, the
- * cursor position every read returns, and `since` reads (src/domain/tmux/HistoryAnchor.ts). Each
- * capture goes in one write after the pane's flag row: tmux runs those commands back to back, so
- * the row gives the geometry the captures saw. Coordinates are chosen from the row before; a since
- * read whose geometry moved in between is asked again (bounded), and reports `cursorLost` with
- * the kept tail when its position cannot be verified.
+ * TmuxRead — `Terminal.read` over tmux: bounded `capture-pane` of the screen and history tail
+ * (wrapped rows joined), the cursor position every read returns, and `since` reads
+ * (src/domain/tmux/HistoryAnchor.ts). Each write is the pane's flag row then the captures: tmux
+ * runs them back to back, so the row is the geometry they saw, though their coordinates were
+ * chosen from the write before. A since read probes its anchor at its place and where 1..10
+ * trims would have moved it, with slack rows above for what the pane scrolls meanwhile, and
+ * returns the exact rows (not joined) from the row found; not found, `cursorLost` and the kept tail.
  */
 import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
@@ -34,6 +35,8 @@ import { flagsLine } from "./TmuxServer.js"
 
 /** Writes one since read may take before it gives up verifying its position. */
 const SINCE_BATCHES = 6
+/** Writes a plain read may take to get the cursor's anchor rows (a cursor moving up escapes them). */
+const PLAIN_BATCHES = 3
 /**
  * Rows above an anchor a probe also takes, for the rows the pane may scroll before tmux runs it:
  * at least MIN_SLACK, twice what it scrolled during the last write, at most MAX_SLACK.
@@ -50,8 +53,6 @@ const slackAfter = (asked: PaneGeometry, now: PaneGeometry): number => {
 
 /** A history at most one step below its limit may have been trimmed (without clear-history it never shrinks below). */
 const mayHaveTrimmed = (g: PaneGeometry): boolean => g.historySize >= g.historyLimit - trimStep(g)
-/** Writes a plain read may take to get the cursor's anchor rows (a cursor moving up escapes them). */
-const PLAIN_BATCHES = 3
 
 /** Blank trailing rows (below the cursor) are not part of what a read returns. */
 const dropTrailingBlank = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
