@@ -5,7 +5,7 @@
  * has answered (the server closes the control first).
  */
 import type { ProgressToken, ServerNotification } from "@modelcontextprotocol/sdk/types.js"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { CallControl, type ProgressReport } from "../services/CallControl.js"
 
 /** How long one progress send may take; a slow client loses that report, never the call. */
@@ -44,18 +44,26 @@ export const makeCallControl = (extra: CallExtra): McpCallControl => {
     return Effect.sync(() => extra.signal.removeEventListener("abort", onAbort))
   })
 
+  /**
+   * The send runs in its own interruptible fiber, so its timeout can cut it short, and is awaited
+   * uninterruptibly, so an interruption of the caller waits for it (at most the timeout). A daemon:
+   * a child fiber would receive the caller's interruption at once.
+   */
   const send = (report: ProgressReport, progress: number) =>
-    Effect.tryPromise(() =>
-      extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token as ProgressToken, progress, message: progressMessage(report) }
-      })
-    ).pipe(
-      Effect.interruptible, // only the timeout may cut it short
-      Effect.timeout(PROGRESS_SEND_TIMEOUT),
-      Effect.tapError((error) => Effect.logDebug("progress notification not sent", error)),
-      Effect.ignore,
-      Effect.uninterruptible // a send under way is finished before the caller goes on
+    Effect.uninterruptibleMask((restore) =>
+      Effect.tryPromise(() =>
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token as ProgressToken, progress, message: progressMessage(report) }
+        })
+      ).pipe(
+        Effect.timeout(PROGRESS_SEND_TIMEOUT),
+        Effect.tapError((error) => Effect.logDebug("progress notification not sent", error)),
+        Effect.ignore,
+        restore,
+        Effect.forkDaemon,
+        Effect.flatMap(Fiber.join)
+      )
     )
 
   /** `progress` must increase (MCP): a report that does not move it forward is dropped. */
