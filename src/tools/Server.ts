@@ -22,8 +22,9 @@ import { type RegisteredTool, toolRegistry } from "./Registry.js"
 import type { ToolServices } from "./Tool.js"
 
 /**
- * Runs a tool program to its Exit; `signal` aborts it when the client cancels the request. A
- * ManagedRuntime fits (its layer's build error may show up in the Exit, hence `unknown`).
+ * Runs a tool program to its Exit; `signal` (given for tools with `cancellation: "interrupt"`)
+ * aborts it when the client cancels the request. A ManagedRuntime fits (its layer's build error
+ * may show up in the Exit, hence `unknown`).
  */
 export type ToolRunner = <A, E>(
   effect: Effect.Effect<A, E, ToolServices>,
