@@ -29,7 +29,7 @@ const stdinClosed = Effect.async<void>((resume) => {
 })
 
 export interface ServeOptions {
-  /** Read-only mode: run_command is neither listed nor callable. */
+  /** Read-only mode: run_command and interrupt_command are neither listed nor callable. */
   readonly readOnly: boolean
 }
 

@@ -65,6 +65,7 @@ export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine =
     command: clean(r.command),
     status: r.status,
     sent: r.sent,
+    ...("interrupt_sent" in r ? { interrupt_sent: r.interrupt_sent } : {}),
     exit_code: r.exit_code,
     error_code: r.error_code,
     output_chars: r.output === null ? null : codePoints(r.output),

@@ -72,8 +72,16 @@ export const awaitNextPrompt = (events: Queue.Dequeue<PromptEvent>): Effect.Effe
     }
   })
 
-/** Take events until one decides the outcome. A queue that shuts down counts as a lost connection. */
-export const correlate = (events: Queue.Dequeue<PromptEvent>, ours: string | null): Effect.Effect<Outcome> =>
+/**
+ * Take events until one decides the outcome. A queue that shuts down counts as a lost connection.
+ * `onStart` runs once, when a CommandStart attributed to our command is seen (interrupt_command
+ * acts only on a command that started).
+ */
+export const correlate = (
+  events: Queue.Dequeue<PromptEvent>,
+  ours: string | null,
+  onStart: Effect.Effect<void> = Effect.void
+): Effect.Effect<Outcome> =>
   Effect.gen(function* () {
     let state: WatchState = { ours, started: false }
     for (;;) {
@@ -83,6 +91,7 @@ export const correlate = (events: Queue.Dequeue<PromptEvent>, ours: string | nul
       }
       const next = step(state, taken.value)
       if (isOutcome(next)) return next
+      if (next.started && !state.started) yield* onStart
       state = next
     }
   })

@@ -4,7 +4,7 @@
  * failed submit. No effects here.
  */
 import type { CommandResult, RunRequest } from "../services/CommandRunner.js"
-import type { ErrorCode, TermPilotError } from "../services/Errors.js"
+import { deadlineExceeded, type ErrorCode, type TermPilotError } from "../services/Errors.js"
 import type { BoundedText } from "../services/Terminal.js"
 
 /** What every result of one request shares. */
@@ -64,7 +64,38 @@ export const maybeSent = (
   message: `Sending the command to session '${ctx.request.sessionId}' failed partway (${detail}); it may have been typed into the session. Read the terminal before retrying.`
 })
 
+/**
+ * The send phase was stopped before anything was sent: at the call deadline, or because the client
+ * cancelled the call.
+ */
+export const stoppedBeforeSend = (
+  ctx: RequestContext,
+  reason: "deadline" | "cancelled",
+  atMs: number
+): CommandResult => {
+  if (reason === "cancelled") {
+    const message = "The client cancelled the call before the command was sent; nothing was sent."
+    return notSent(ctx, "error", "request_cancelled", message, atMs)
+  }
+  const e = deadlineExceeded(ctx.deadlineMs, "nothing was sent")
+  return notSent(ctx, "error", e.code, e.message, atMs)
+}
+
 export const submitted = (ctx: RequestContext): CommandResult => ({ ...base(ctx), sent: true })
+
+/** run_command's caller cancelled its wait: the command was sent and is still being watched. */
+export const waitCancelled = (ctx: RequestContext): CommandResult => ({
+  ...submitted(ctx),
+  message: `The client cancelled the wait; the command keeps running. Use get_command_result with request_id ${ctx.requestId} to get its result.`
+})
+
+/** `result` carrying `output` (a final one's, or a pending snapshot's output so far). */
+export const withOutput = (result: CommandResult, output: BoundedText): CommandResult => ({
+  ...result,
+  output: output.text,
+  truncated: output.truncated,
+  output_line_count: output.lineCount
+})
 
 export const timedOut = (ctx: RequestContext): CommandResult => ({
   ...base(ctx),
@@ -92,16 +123,11 @@ export const completed = (
   exitCode: number,
   output: BoundedText,
   atMs: number
-): CommandResult => ({
-  ...base(ctx),
-  ...finished(ctx, atMs),
-  status: "completed",
-  sent: true,
-  exit_code: exitCode,
-  output: output.text,
-  truncated: output.truncated,
-  output_line_count: output.lineCount
-})
+): CommandResult =>
+  withOutput(
+    { ...base(ctx), ...finished(ctx, atMs), status: "completed", sent: true, exit_code: exitCode },
+    output
+  )
 
 export const aborted = (ctx: RequestContext, atMs: number): CommandResult => ({
   ...base(ctx),
@@ -154,7 +180,8 @@ export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
 
 const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])
 
-const sendOutcomeUnknown = (e: TermPilotError): boolean =>
+/** A backend failure raised once what it sends may have left (Terminal.submit / interrupt). */
+export const sendOutcomeUnknown = (e: TermPilotError): boolean =>
   typeof e.cause === "object" &&
   e.cause !== null &&
   "sendOutcomeUnknown" in e.cause &&

@@ -1,16 +1,16 @@
 /**
  * The bounded, in-memory registry of run_command results that get_command_result reads: the last
  * `capacity` requests by request_id, each either final or pending (with a Deferred that completes
- * when its background watch ends). Eviction drops the oldest finished entry first.
+ * when its background watch ends; the runner waits on it). Eviction drops the oldest finished entry first.
  */
-import { Deferred, Duration, Effect, Option, Ref } from "effect"
+import { type Deferred, Effect, Option, Ref } from "effect"
 import type { CommandResult } from "../services/CommandRunner.js"
 import { fail, type TermPilotError } from "../services/Errors.js"
 
 /** How many requests are kept (the contract's "last 256 requests"). */
 export const REGISTRY_CAPACITY = 256
 
-interface Entry {
+export interface RegistryEntry {
   /** The latest known state: final when `done` is null, a snapshot (submitted/timed_out) otherwise. */
   readonly result: CommandResult
   readonly done: Deferred.Deferred<CommandResult> | null
@@ -26,8 +26,10 @@ export interface ResultRegistry {
    * return the final result if the watch finished in the meantime.
    */
   readonly waitExpired: (snapshot: CommandResult) => Effect.Effect<CommandResult>
-  /** The current result of `requestId`, waiting up to `waitSeconds` for a pending one to finish. */
-  readonly lookup: (requestId: string, waitSeconds: number) => Effect.Effect<CommandResult, TermPilotError>
+  /** The entry of `requestId`; `request_not_found` when it is unknown (or was evicted). */
+  readonly get: (requestId: string) => Effect.Effect<RegistryEntry, TermPilotError>
+  /** The entry of `requestId`, if it is still kept. */
+  readonly current: (requestId: string) => Effect.Effect<Option.Option<RegistryEntry>>
   /** Number of entries held (at most the capacity). */
   readonly size: Effect.Effect<number>
 }
@@ -37,11 +39,11 @@ export interface ResultRegistry {
  * else the oldest entry.
  */
 const insert = (
-  entries: ReadonlyMap<string, Entry>,
+  entries: ReadonlyMap<string, RegistryEntry>,
   id: string,
-  entry: Entry,
+  entry: RegistryEntry,
   capacity: number
-): ReadonlyMap<string, Entry> => {
+): ReadonlyMap<string, RegistryEntry> => {
   const next = new Map(entries)
   next.delete(id)
   next.set(id, entry)
@@ -67,7 +69,7 @@ const insert = (
  */
 export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect.Effect<ResultRegistry> =>
   Effect.gen(function* () {
-    const entries = yield* Ref.make<ReadonlyMap<string, Entry>>(new Map())
+    const entries = yield* Ref.make<ReadonlyMap<string, RegistryEntry>>(new Map())
 
     const record = (result: CommandResult, done?: Deferred.Deferred<CommandResult>) =>
       Ref.update(entries, (map) => insert(map, result.request_id, { result, done: done ?? null }, capacity))
@@ -81,7 +83,7 @@ export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect
       })
 
     const waitExpired = (snapshot: CommandResult) =>
-      Ref.modify(entries, (map): [CommandResult, ReadonlyMap<string, Entry>] => {
+      Ref.modify(entries, (map): [CommandResult, ReadonlyMap<string, RegistryEntry>] => {
         const entry = map.get(snapshot.request_id)
         if (entry === undefined) return [snapshot, map]
         if (entry.done === null) return [entry.result, map]
@@ -90,31 +92,26 @@ export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect
         return [snapshot, next]
       })
 
-    const lookup = (requestId: string, waitSeconds: number) =>
-      Effect.gen(function* () {
-        if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
-          return yield* fail("invalid_request", "wait_seconds must be a number of seconds, 0 or more")
-        }
-        const entry = (yield* Ref.get(entries)).get(requestId)
-        if (entry === undefined) {
-          return yield* fail(
-            "request_not_found",
-            `No request with request_id '${requestId}' is known: it was never made by this server process, or it is older than the last ${capacity} requests kept.`
-          )
-        }
-        if (entry.done === null || waitSeconds === 0) return entry.result
-        const finished = yield* Deferred.await(entry.done).pipe(
-          Effect.timeoutOption(Duration.seconds(waitSeconds))
-        )
-        if (Option.isSome(finished)) return finished.value
-        return (yield* Ref.get(entries)).get(requestId)?.result ?? entry.result
+    const get = (requestId: string) =>
+      Effect.flatMap(Ref.get(entries), (map) => {
+        const entry = map.get(requestId)
+        return entry !== undefined
+          ? Effect.succeed(entry)
+          : Effect.fail(
+              fail(
+                "request_not_found",
+                `No request with request_id '${requestId}' is known: it was never made by this server process, or it is older than the last ${capacity} requests kept.`
+              )
+            )
       })
 
     return {
       record,
       finish,
       waitExpired,
-      lookup,
+      get,
+      current: (requestId: string) =>
+        Effect.map(Ref.get(entries), (map) => Option.fromNullable(map.get(requestId))),
       size: Effect.map(Ref.get(entries), (map) => map.size)
     }
   })

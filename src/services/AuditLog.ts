@@ -4,7 +4,7 @@
  * session labels are written after secret redaction, so they hold no more than redaction left.
  */
 import { Context, type Effect, Schema } from "effect"
-import { type CommandResult, CommandStatus } from "./CommandRunner.js"
+import { type CommandResult, type InterruptResult, InterruptStatus } from "./CommandRunner.js"
 
 /**
  * What a read's digest covers: "content" — the `content` string of read_terminal's result exactly
@@ -14,13 +14,20 @@ import { type CommandResult, CommandStatus } from "./CommandRunner.js"
 export const ReadDigestOf = Schema.Literal("content", "json_text")
 export type ReadDigestOf = typeof ReadDigestOf.Type
 
+/** The tools whose calls the trail records as commands (with the command's result). */
+export const CommandTool = Schema.Literal("run_command", "get_command_result", "interrupt_command")
+export type CommandTool = typeof CommandTool.Type
+
 /** One tool call to record; the writer adds the time, digests and redaction. */
 export type AuditEvent =
   | {
       readonly _tag: "Command"
-      readonly tool: "run_command" | "get_command_result"
-      /** The result exactly as returned to the model (its `output` is digested, not stored). */
-      readonly result: CommandResult
+      readonly tool: CommandTool
+      /**
+       * The result exactly as returned to the model (its `output` is digested, not stored);
+       * interrupt_command's also says whether the call sent the interrupt.
+       */
+      readonly result: CommandResult | InterruptResult
       /** Window, tab and session titles of the target, as the model knew them. */
       readonly sessionLabels: ReadonlyArray<string>
     }
@@ -37,8 +44,8 @@ export type AuditEvent =
 
 export const AuditEvent = {
   command: (
-    tool: "run_command" | "get_command_result",
-    result: CommandResult,
+    tool: CommandTool,
+    result: CommandResult | InterruptResult,
     sessionLabels: ReadonlyArray<string>
   ): AuditEvent => ({ _tag: "Command", tool, result, sessionLabels }),
   read: (tool: string, sessionId: string | null, returned: string, digestOf: ReadDigestOf): AuditEvent => ({
@@ -57,7 +64,7 @@ const Common = {
   tool: Schema.String
 }
 
-/** A written line for run_command / get_command_result. */
+/** A written line for run_command / get_command_result / interrupt_command. */
 export const CommandAuditLine = Schema.Struct({
   ...Common,
   kind: Schema.Literal("command"),
@@ -65,8 +72,10 @@ export const CommandAuditLine = Schema.Struct({
   session_id: Schema.String,
   session_labels: Schema.Array(Schema.String),
   command: Schema.String,
-  status: CommandStatus,
+  status: InterruptStatus,
   sent: Schema.Boolean,
+  /** interrupt_command only: whether this call sent the interrupt (one ETX). */
+  interrupt_sent: Schema.optional(Schema.Boolean),
   exit_code: Schema.NullOr(Schema.Number),
   error_code: Schema.NullOr(Schema.String),
   /** Code points of the returned `output`, exactly as returned; null when no output was returned. */

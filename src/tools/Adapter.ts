@@ -6,8 +6,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Duration, Effect, Option, ParseResult, Schema } from "effect"
-import { AuditEvent, AuditLog } from "../services/AuditLog.js"
-import type { CommandResult } from "../services/CommandRunner.js"
+import { AuditEvent, AuditLog, CommandTool } from "../services/AuditLog.js"
+import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { Terminal } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
@@ -59,8 +59,9 @@ const sessionLabels = (sessionId: string) =>
 
 const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) => {
   if (tool.audit === "command") {
-    const result = output as unknown as CommandResult
-    const name = tool.name === "get_command_result" ? "get_command_result" : "run_command"
+    const name = tool.name
+    if (!Schema.is(CommandTool)(name)) return Effect.dieMessage(`${name} is not a command tool`)
+    const result = output as unknown as CommandResult | InterruptResult
     return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
   }
   const target = (input as { readonly session_id?: unknown }).session_id
@@ -128,7 +129,7 @@ export const callTool = <I, IE, O, OE>(
               const result: CallToolResult = {
                 isError: tool.isErrorOutput?.(output) ?? false,
                 content: [
-                  { type: "text", text: tool.summary(output) },
+                  { type: "text", text: tool.summary(output, input) },
                   { type: "text", text: jsonText }
                 ],
                 structuredContent: encoded as Record<string, unknown>

@@ -20,5 +20,10 @@ export const SERVER_INSTRUCTIONS = [
   "For long commands, prefer short waits (a small timeout_seconds, or wait_for_completion false) and poll",
   "get_command_result with the request_id: some clients, such as ChatGPT through its tunnel, serialise requests,",
   "so one long wait blocks every other call. A timed_out command may still be running; it was not cancelled.",
+  "While run_command, get_command_result or interrupt_command waits, a client that sent a progressToken gets",
+  "progress notifications naming the request_id; a cancelled call stops waiting and the result stays available.",
+  "Call interrupt_command (one Ctrl-C to exactly that command) only when the user asks to stop the command,",
+  "or when a timeout made it useless and the user agrees; never to make room for another command by yourself.",
+  "To follow a long output, pass the cursor of your last read_terminal as since: only the new lines come back.",
   OBSERVATION_NOTE
 ].join(" ")

@@ -25,13 +25,15 @@ export const getCommandResult = defineTool({
   title: "Get a command's result",
   description:
     "Return the current result of an earlier run_command by its request_id: status, exit_code and bounded " +
-    "output, waiting up to wait_seconds for it to finish. Use short waits and call again while the status is " +
+    "output, waiting up to wait_seconds for it to finish. A command still running comes with its output so " +
+    "far (the newest lines, truncated when bounded). Use short waits and call again while the status is " +
     `'submitted' or 'timed_out'. This never sends anything to a terminal. ${OBSERVATION_NOTE}`,
   annotations: readerAnnotations,
   input: GetCommandResultInput,
   output: ObservedCommandResult,
   audit: "command",
   deadline: "self",
+  cancellation: "self",
   handler: Effect.fn("get_command_result")(function* (input) {
     const runner = yield* CommandRunner
     return yield* observeResult(yield* runner.result(input.request_id, input.wait_seconds))

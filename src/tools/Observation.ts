@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { sanitizeTerminalText } from "../domain/Hygiene.js"
 import { redactSecrets } from "../domain/Redaction.js"
-import { CommandResult } from "../services/CommandRunner.js"
+import { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import type { SessionInfo } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
 
@@ -29,18 +29,24 @@ export const lineCount = (text: string): number => (text === "" ? 0 : text.split
 export const observe = (text: string): Effect.Effect<Observed> =>
   Effect.map(currentToolSettings, (s) => observeText(text, s.redactSecrets))
 
-/** run_command / get_command_result output: the CommandResult plus how many secrets were redacted. */
-export const ObservedCommandResult = Schema.extend(
-  CommandResult,
-  Schema.Struct({
-    redactions: Schema.Int.annotations({
-      description: "How many secrets in `output` were replaced by [REDACTED:kind] markers."
-    })
+const Redactions = Schema.Struct({
+  redactions: Schema.Int.annotations({
+    description: "How many secrets in `output` were replaced by [REDACTED:kind] markers."
   })
-)
+})
+
+/** run_command / get_command_result output: the CommandResult plus how many secrets were redacted. */
+export const ObservedCommandResult = Schema.extend(CommandResult, Redactions)
 export type ObservedCommandResult = typeof ObservedCommandResult.Type
 
-export const observeResult = (result: CommandResult): Effect.Effect<ObservedCommandResult> =>
+/** interrupt_command output: the InterruptResult plus how many secrets were redacted. */
+export const ObservedInterruptResult = Schema.extend(InterruptResult, Redactions)
+export type ObservedInterruptResult = typeof ObservedInterruptResult.Type
+
+/** A command's result as the model sees it: `output` cleaned and redacted, its line count redone. */
+export const observeResult = <A extends { readonly output: string | null }>(
+  result: A
+): Effect.Effect<A & { readonly redactions: number }> =>
   result.output === null
     ? Effect.succeed({ ...result, redactions: 0 })
     : Effect.map(observe(result.output), (o) => ({

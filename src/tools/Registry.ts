@@ -8,6 +8,7 @@ import { type Effect, JSONSchema, Schema } from "effect"
 import { callTool, ToolError } from "./Adapter.js"
 import { getCommandResult } from "./GetCommandResult.js"
 import { getCurrentSession } from "./GetCurrentSession.js"
+import { interruptCommand } from "./InterruptCommand.js"
 import { listSessions } from "./ListSessions.js"
 import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
@@ -16,6 +17,8 @@ import type { Tool, ToolServices } from "./Tool.js"
 export interface RegisteredTool {
   readonly name: string
   readonly readOnly: boolean
+  /** What the client's cancellation does to a call (Tool.cancellation). */
+  readonly cancellation: "interrupt" | "self"
   /** The entry `tools/list` returns. */
   readonly definition: McpTool
   readonly call: (args: unknown) => Effect.Effect<CallToolResult, never, ToolServices>
@@ -45,6 +48,7 @@ export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool
   return {
     name: tool.name,
     readOnly: tool.annotations.readOnlyHint,
+    cancellation: tool.cancellation ?? "interrupt",
     definition: {
       name: tool.name,
       title: tool.title,
@@ -58,7 +62,7 @@ export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool
 }
 
 export interface RegistryOptions {
-  /** Publish only read-only tools (run_command disappears). */
+  /** Publish only read-only tools (run_command and interrupt_command disappear). */
   readonly readOnly?: boolean
 }
 
@@ -69,7 +73,8 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(getCurrentSession),
     register(readTerminal),
     register(runCommand),
-    register(getCommandResult)
+    register(getCommandResult),
+    register(interruptCommand)
   ]
   return options.readOnly === true ? all.filter((tool) => tool.readOnly) : all
 }

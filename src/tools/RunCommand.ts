@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
-import { type CommandResult, CommandRunner } from "../services/CommandRunner.js"
+import { type CommandResult, CommandRunner, type InterruptResult } from "../services/CommandRunner.js"
 import { booleanField, commandField, identifierField, integerField, positiveNumberField } from "./Fields.js"
 import { ObservedCommandResult, observeResult } from "./Observation.js"
 import { DEFAULT_MAX_CHARS, MAX_CHARS } from "./ReadTerminal.js"
@@ -42,15 +42,21 @@ export const RunCommandInput = Schema.Struct({
 })
 
 /** A result that reports a refusal or failure is an MCP tool error, though it keeps its full shape. */
-export const isFailedResult = (result: CommandResult): boolean =>
+export const isFailedResult = (result: Pick<InterruptResult, "status">): boolean =>
   result.status === "rejected" || result.status === "error"
 
-export const summarizeResult = (result: CommandResult): string =>
-  (result.output === null ? "" : `${UNTRUSTED_TERMINAL_NOTICE}\n`) +
+/** "Command <status> in session <id>[ with exit code <n>][ (nothing was sent)]: <message>." */
+export const describeOutcome = (result: CommandResult | InterruptResult): string =>
   `Command ${result.status} in session ${result.session_id}` +
   (result.exit_code === null ? "" : ` with exit code ${result.exit_code}`) +
   (result.sent ? "" : " (nothing was sent)") +
   (result.message === null ? "." : `: ${result.message}`)
+
+/** Output comes from the terminal: the summary then starts with the untrusted-data notice. */
+export const withNotice = (result: Pick<CommandResult, "output">, line: string): string =>
+  result.output === null ? line : `${UNTRUSTED_TERMINAL_NOTICE}\n${line}`
+
+export const summarizeResult = (result: CommandResult): string => withNotice(result, describeOutcome(result))
 
 export const runCommand = defineTool({
   name: "run_command",
@@ -67,6 +73,7 @@ export const runCommand = defineTool({
   output: ObservedCommandResult,
   audit: "command",
   deadline: "self",
+  cancellation: "self",
   handler: Effect.fn("run_command")(function* (input) {
     const runner = yield* CommandRunner
     const result = yield* runner.run({

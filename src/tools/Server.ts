@@ -1,7 +1,8 @@
 /**
  * The MCP server factory: the SDK's low-level `Server` with tools/list and tools/call wired to the
  * tool registry, `instructions` describing the normal flow, and tool calls run through the given
- * runner (a ManagedRuntime or the CLI's runtime) so handlers see the backend services.
+ * runner (a ManagedRuntime or the CLI's runtime) so handlers see the backend services, each with
+ * its CallControl (the client's cancellation and progressToken).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
@@ -11,16 +12,19 @@ import {
   ListToolsRequestSchema,
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
-import { type Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import { packageVersion } from "../layers/PackageRoot.js"
+import { CallControl } from "../services/CallControl.js"
 import { errorResult, INTERNAL_ERROR_MESSAGE } from "./Adapter.js"
 import { SERVER_INSTRUCTIONS } from "./Descriptions.js"
+import { makeCallControl } from "./McpCallControl.js"
 import { type RegisteredTool, toolRegistry } from "./Registry.js"
 import type { ToolServices } from "./Tool.js"
 
 /**
- * Runs a tool program to its Exit; `signal` aborts it when the client cancels the request. A
- * ManagedRuntime fits (its layer's build error may show up in the Exit, hence `unknown`).
+ * Runs a tool program to its Exit; `signal` (given for tools with `cancellation: "interrupt"`)
+ * aborts it when the client cancels the request. A ManagedRuntime fits (its layer's build error
+ * may show up in the Exit, hence `unknown`).
  */
 export type ToolRunner = <A, E>(
   effect: Effect.Effect<A, E, ToolServices>,
@@ -38,7 +42,8 @@ export const SERVER_NAME = "termpilot"
 
 /** Added to the instructions when no tool can write (read-only mode). */
 export const READ_ONLY_NOTE =
-  "This TermPilot runs read-only: run_command is not available, so tell the user to run commands themselves."
+  "This TermPilot runs read-only: run_command and interrupt_command are not available, so tell the user " +
+  "to run (or stop) commands themselves."
 
 /** A fresh, unconnected MCP Server; connect it to a transport with `server.connect(transport)`. */
 export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server => {
@@ -58,10 +63,18 @@ export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server
     const tool = byName.get(request.params.name)
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
-    const exit = await run(tool.call(request.params.arguments), extra.signal)
-    // The adapter never fails; only an interruption (the client cancelled) or a runtime that
-    // could not be built lands here.
-    return Exit.isSuccess(exit) ? exit.value : errorResult("internal_error", INTERNAL_ERROR_MESSAGE)
+    const call = makeCallControl(extra)
+    const program = Effect.provideService(tool.call(request.params.arguments), CallControl, call.control)
+    try {
+      // A "self" tool sees the cancellation through CallControl and ends normally (and is audited);
+      // any other tool is interrupted. The SDK drops the answer of a cancelled request either way.
+      const exit = await run(program, tool.cancellation === "self" ? undefined : extra.signal)
+      // The adapter never fails; only an interruption (the client cancelled) or a runtime that
+      // could not be built lands here.
+      return Exit.isSuccess(exit) ? exit.value : errorResult("internal_error", INTERNAL_ERROR_MESSAGE)
+    } finally {
+      call.close()
+    }
   })
   return server
 }

@@ -38,11 +38,12 @@ export interface Tool<I, IE, O, OE> {
   /** The one output Schema: the handler's value is encoded with it into `structuredContent`. */
   readonly output: Schema.Schema<O, OE>
   readonly handler: (input: I) => Effect.Effect<O, TermPilotError, ToolServices>
-  /** A one-line human summary of a successful output, for the text content. */
-  readonly summary: (output: O) => string
+  /** A one-line human summary of a successful output (for the call's input), for the text content. */
+  readonly summary: (output: O, input: I) => string
   /**
-   * How the audit trail records a call: "command" (run_command, get_command_result: the result)
-   * or, by default, "read" (the size and digest of what the model was shown, see returnedText).
+   * How the audit trail records a call: "command" (run_command, get_command_result,
+   * interrupt_command: the result) or, by default, "read" (the size and digest of what the model
+   * was shown, see returnedText).
    */
   readonly audit?: "read" | "command"
   /**
@@ -56,6 +57,12 @@ export interface Tool<I, IE, O, OE> {
    * deadline, then `timeout_seconds` governs; get_command_result: its `wait_seconds`).
    */
   readonly deadline?: "call" | "self"
+  /**
+   * What the client's cancellation (`notifications/cancelled`) does: by default ("interrupt") the
+   * call is interrupted; "self" when the tool handles it through CallControl (the runner's waits
+   * return at once), so the call still ends normally and is audited.
+   */
+  readonly cancellation?: "interrupt" | "self"
   /** Whether a successful output still reports a tool error (`isError: true`), e.g. a rejection. */
   readonly isErrorOutput?: (output: O) => boolean
 }

@@ -87,7 +87,14 @@ describe("timeout, then get_command_result", () => {
     expect(first.data.status).toBe("timed_out")
     const early = await commandResult(mcp, { request_id: first.data.request_id, wait_seconds: 0.2 })
     expect(early.isError).toBe(false)
-    expect(early.data).toMatchObject({ status: "timed_out", sent: true, exit_code: null, output: null })
+    // Still running: its output so far (issue 10), which is nothing yet.
+    expect(early.data).toMatchObject({
+      status: "timed_out",
+      sent: true,
+      exit_code: null,
+      output: "",
+      output_line_count: 0
+    })
     const done = await commandResult(mcp, { request_id: first.data.request_id, wait_seconds: 10 })
     expect(done.data).toMatchObject({ status: "completed", exit_code: 0, output: "late" })
   })

@@ -2,19 +2,29 @@
  * FakeTerminal — an in-memory Terminal + PromptTracker backend with a driver (FakeTerminalDriver)
  * for tests above the backend: sessions with readiness and a current prompt, a ledger of every
  * submit that really "sent", scripted prompt events, per-prompt command output and injected faults.
- * `submit` honours readiness as the real backend must: refused means nothing reaches the ledger.
+ * `submit` honours readiness as the real backend must: refused means nothing reaches the ledger;
+ * `interrupt` checks the command typed at the current prompt as the real backends must (running →
+ * one ETX in the interrupt ledger; ended or another prompt → "ended"; typed only → "not_started"),
+ * unless a script says otherwise.
  */
 import { Context, Effect, Layer, Option, PubSub, Ref, Stream, SubscriptionRef } from "effect"
-import { boundTail } from "../../src/domain/TextBounds.js"
 import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
-  type BoundedText,
+  type InterruptCheck,
   type ReadBounds,
   type Readiness,
-  type SessionInfo,
   Terminal
 } from "../../src/services/Terminal.js"
+import {
+  bounded,
+  type FakeSession,
+  follow,
+  info,
+  interruptVerdict,
+  linesOf,
+  notReadyMessage
+} from "./FakeSession.js"
 
 export interface SentCommand {
   readonly sessionId: string
@@ -28,12 +38,37 @@ export interface OutputRequest {
   readonly bounds: ReadBounds
 }
 
-export type FaultyMethod = "submit" | "watch" | "commandOutput" | "readiness" | "read" | "getSession"
+export interface SentInterrupt {
+  readonly sessionId: string
+  readonly promptId: string
+}
+
+export type FaultyMethod =
+  | "submit"
+  | "watch"
+  | "commandOutput"
+  | "readiness"
+  | "read"
+  | "getSession"
+  | "interrupt"
+  | "outputLineCount"
 
 export interface Fault {
   readonly error: TermPilotError
-  /** For `submit`: record the send in the ledger first, then fail (text left, reply lost). */
+  /** For `submit`/`interrupt`: record the send in its ledger first, then fail (sent, reply lost). */
   readonly afterSend?: boolean
+}
+
+/** How the next `interrupt` of a session behaves, instead of (or around) the state-derived check. */
+export interface InterruptScript {
+  /** The check's verdict regardless of the session's state ("sent" records one ETX). */
+  readonly verdict?: InterruptCheck
+  /** Runs, interruptibly, before the check (a backend that is slow or hung before sending). */
+  readonly beforeCheck?: Effect.Effect<void>
+  /** Runs, uninterruptibly, after the ETX is recorded (waiting for the send's reply). */
+  readonly afterSend?: Effect.Effect<void>
+  /** Published right after the ETX is recorded (the shell's reaction, or a racing end). */
+  readonly events?: ReadonlyArray<PromptEvent>
 }
 
 export interface SessionSetup {
@@ -51,13 +86,20 @@ export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
     readonly setPromptId: (sessionId: string, promptId: string | null) => Effect.Effect<void>
     /** Every command that was actually typed, in order. */
     readonly ledger: Effect.Effect<ReadonlyArray<SentCommand>>
+    /** Every interrupt (ETX) that was actually sent, in order. */
+    readonly interrupts: Effect.Effect<ReadonlyArray<SentInterrupt>>
+    /** Script the next `interrupt` of the session (see InterruptScript). */
+    readonly scriptInterrupt: (sessionId: string, script: InterruptScript) => Effect.Effect<void>
     /** Wait (event-driven, no polling) until at least `count` commands were sent; the ledger then. */
     readonly awaitSent: (count: number) => Effect.Effect<ReadonlyArray<SentCommand>>
     /** Publish one event to the session's current watchers. */
     readonly emit: (sessionId: string, event: PromptEvent) => Effect.Effect<void>
     /** Events published inside the next successful submit, right after the text is sent. */
     readonly emitOnSubmit: (sessionId: string, events: ReadonlyArray<PromptEvent>) => Effect.Effect<void>
-    /** The full output of the command typed at `promptId`; reads return its bounded tail. */
+    /**
+     * The full output of the command typed at `promptId` (so far, while it runs); reads return its
+     * bounded tail, outputLineCount its line count.
+     */
     readonly setOutput: (sessionId: string, promptId: string, output: string) => Effect.Effect<void>
     /** Make the next call of `method` fail with `fault.error`. */
     readonly failNext: (method: FaultyMethod, fault: Fault) => Effect.Effect<void>
@@ -71,48 +113,11 @@ export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
   }
 >() {}
 
-interface FakeSession {
-  readonly readiness: Readiness
-  readonly promptId: string | null
-  readonly screen: string
-  readonly hub: PubSub.PubSub<PromptEvent>
-  readonly watchers: number
-  readonly onSubmit: ReadonlyArray<PromptEvent>
-}
-
-/** The text as the backend's lines (one trailing newline ends the last line), bounded like a real read. */
-const bounded = (text: string, bounds: ReadBounds): BoundedText =>
-  boundTail(text.length === 0 ? [] : text.replace(/\n$/, "").split("\n"), bounds)
-
-const notReadyMessage = (sessionId: string, readiness: Readiness): string =>
-  readiness === "input_pending"
-    ? `Session '${sessionId}' has pending input at the shell prompt.`
-    : `Session '${sessionId}' is not at a verified shell command boundary (${readiness}).`
-
-const info = (sessionId: string, session: FakeSession, current: boolean): SessionInfo => ({
-  session_id: sessionId,
-  backend: "iterm2",
-  window_id: null,
-  tab_id: null,
-  window_number: null,
-  window_title: null,
-  tab_title: null,
-  session_title: null,
-  hostname: null,
-  username: null,
-  cwd: null,
-  tty: null,
-  job_name: null,
-  is_current: current,
-  buried: false,
-  profile_name: null,
-  tag: null,
-  execution_readiness: session.readiness
-})
-
 const make = Effect.gen(function* () {
   const sessions = yield* Ref.make<ReadonlyMap<string, FakeSession>>(new Map())
   const ledger = yield* SubscriptionRef.make<ReadonlyArray<SentCommand>>([])
+  const interrupts = yield* Ref.make<ReadonlyArray<SentInterrupt>>([])
+  const scripts = yield* Ref.make<ReadonlyMap<string, InterruptScript>>(new Map())
   const outputs = yield* Ref.make<ReadonlyMap<string, string>>(new Map())
   const outputRequests = yield* Ref.make<ReadonlyArray<OutputRequest>>([])
   const faults = yield* Ref.make<ReadonlyMap<FaultyMethod, Fault>>(new Map())
@@ -147,15 +152,7 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const session = (yield* Ref.get(sessions)).get(sessionId)
       if (session === undefined) return
-      // The shell's state follows its events: busy once a command starts, ready at a new prompt.
-      if (event._tag === "CommandStart") yield* update(sessionId, (s) => ({ ...s, readiness: "busy" }))
-      if (event._tag === "Prompt") {
-        yield* update(sessionId, (s) => ({
-          ...s,
-          readiness: "ready",
-          promptId: event.promptId ?? s.promptId
-        }))
-      }
+      yield* update(sessionId, (s) => follow(s, event))
       yield* PubSub.publish(session.hub, event)
     })
 
@@ -174,11 +171,37 @@ const make = Effect.gen(function* () {
         return yield* fail("session_not_ready", notReadyMessage(sessionId, session.readiness))
       }
       yield* SubscriptionRef.update(ledger, (l) => [...l, { sessionId, command, promptId: session.promptId }])
-      yield* update(sessionId, (s) => ({ ...s, readiness: "busy", onSubmit: [] }))
+      yield* update(sessionId, (s) => ({ ...s, readiness: "busy", onSubmit: [], command: "typed" }))
       for (const event of session.onSubmit) yield* publish(sessionId, event)
       if (fault !== undefined) return yield* Effect.fail(fault.error)
       return { promptId: session.promptId }
     }).pipe(Effect.uninterruptible)
+
+  const interrupt = (sessionId: string, promptId: string) =>
+    Effect.gen(function* () {
+      const script = yield* Ref.modify(
+        scripts,
+        (map): [InterruptScript, ReadonlyMap<string, InterruptScript>] => {
+          const next = new Map(map)
+          next.delete(sessionId)
+          return [map.get(sessionId) ?? {}, next]
+        }
+      )
+      yield* Effect.interruptible(script.beforeCheck ?? Effect.void)
+      const fault = yield* takeFault("interrupt")
+      if (fault !== undefined && fault.afterSend !== true) return yield* Effect.fail(fault.error)
+      const session = yield* lookup(sessionId)
+      const verdict = script.verdict ?? interruptVerdict(session, promptId)
+      if (verdict !== "sent") return verdict
+      yield* Ref.update(interrupts, (l) => [...l, { sessionId, promptId }])
+      for (const event of script.events ?? []) yield* publish(sessionId, event)
+      yield* script.afterSend ?? Effect.void
+      if (fault !== undefined) return yield* Effect.fail(fault.error)
+      return verdict
+    }).pipe(Effect.uninterruptible)
+
+  const outputOf = (sessionId: string, promptId: string) =>
+    Effect.map(Ref.get(outputs), (map) => map.get(`${sessionId}\u0000${promptId}`))
 
   const terminal = Terminal.of({
     listSessions: Effect.map(Ref.get(sessions), (map) =>
@@ -216,16 +239,20 @@ const make = Effect.gen(function* () {
         yield* Ref.update(outputRequests, (r) => [...r, { sessionId, promptId, bounds }])
         yield* faultFor("commandOutput")
         yield* lookup(sessionId)
-        const output = (yield* Ref.get(outputs)).get(`${sessionId}\u0000${promptId}`)
+        const output = yield* outputOf(sessionId, promptId)
         if (output === undefined) {
           return yield* fail("output_unavailable", "The command output is unavailable.")
         }
         return bounded(output, bounds)
       }),
-    // Interface stub until the runner work lands (issue 10, this session).
-    outputLineCount: (sessionId) => Effect.as(lookup(sessionId), null),
-    interrupt: (sessionId) =>
-      Effect.zipRight(lookup(sessionId), Effect.fail(fail("command_not_running", "not implemented yet")))
+    outputLineCount: (sessionId, promptId) =>
+      Effect.gen(function* () {
+        yield* faultFor("outputLineCount")
+        yield* lookup(sessionId)
+        const output = yield* outputOf(sessionId, promptId)
+        return output === undefined ? null : linesOf(output).length
+      }),
+    interrupt
   })
 
   const tracker = PromptTracker.of({
@@ -257,13 +284,16 @@ const make = Effect.gen(function* () {
             screen: setup.screen ?? "",
             hub,
             watchers: 0,
-            onSubmit: []
+            onSubmit: [],
+            command: "none"
           })
         )
       ),
     setReadiness: (sessionId, readiness) => update(sessionId, (s) => ({ ...s, readiness })),
     setPromptId: (sessionId, promptId) => update(sessionId, (s) => ({ ...s, promptId })),
     ledger: SubscriptionRef.get(ledger),
+    interrupts: Ref.get(interrupts),
+    scriptInterrupt: (sessionId, script) => Ref.update(scripts, (map) => new Map(map).set(sessionId, script)),
     awaitSent: (count) =>
       ledger.changes.pipe(
         Stream.filter((l) => l.length >= count),

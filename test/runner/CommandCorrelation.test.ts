@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Queue } from "effect"
+import { Effect, Fiber, Queue, Ref } from "effect"
 import { correlate } from "../../src/layers/CommandCorrelation.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 
@@ -58,6 +58,34 @@ describe("CommandCorrelation", () => {
       yield* Queue.shutdown(queue)
       const outcome = yield* Fiber.join(fiber)
       expect(outcome._tag).toBe("Lost")
+    })
+  )
+
+  it.effect("tells the runner once when our command starts, and never for another prompt's start", () =>
+    Effect.gen(function* () {
+      const queue = yield* Queue.unbounded<PromptEvent>()
+      const starts = yield* Ref.make(0)
+      yield* Queue.offerAll(queue, [
+        { _tag: "Prompt", promptId: "p1" },
+        { _tag: "CommandStart", promptId: "p1", command: "ls" },
+        { _tag: "CommandStart", promptId: "p1", command: "ls" },
+        { _tag: "CommandEnd", promptId: "p1", exitCode: 0 }
+      ])
+      yield* correlate(
+        queue,
+        "p1",
+        Ref.update(starts, (n) => n + 1)
+      )
+      expect(yield* Ref.get(starts)).toBe(1)
+      yield* Queue.offer(queue, { _tag: "CommandStart", promptId: "p9", command: "vim" })
+      expect(
+        (yield* correlate(
+          queue,
+          "p1",
+          Ref.update(starts, (n) => n + 1)
+        ))._tag
+      ).toBe("Foreign")
+      expect(yield* Ref.get(starts)).toBe(1)
     })
   )
 })

@@ -1,16 +1,18 @@
 /**
  * The call deadline over run_command's pre-send phase (TestClock): a watch or a readiness check that
- * hangs ends at the deadline with `deadline_exceeded`, status error, sent false and nothing typed;
- * a send already under way is never abandoned and is reported as sent.
+ * hangs ends at the deadline with `deadline_exceeded` (or, when the client cancels, with
+ * `request_cancelled`), status error, sent false and nothing typed; a send already under way is
+ * never abandoned and is reported as sent.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Queue, Ref, TestClock } from "effect"
 import { makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"
 import { ToolSettings } from "../../src/services/ToolSettings.js"
-import { request } from "./support.js"
+import { type FakeCall, makeCall, request } from "./support.js"
 
 const DEADLINE_MS = 2_000
 
@@ -22,7 +24,7 @@ interface Backend {
   readonly watch: Effect.Effect<void>
 }
 
-const runWith = (backend: Backend) =>
+const runWith = (backend: Backend, call?: FakeCall) =>
   Effect.gen(function* () {
     const typed = yield* Ref.make<ReadonlyArray<string>>([])
     const terminal = Layer.mock(Terminal, {
@@ -45,7 +47,8 @@ const runWith = (backend: Backend) =>
         r.run(request("s1", "echo hi", { waitForCompletion: false }))
       ).pipe(
         Effect.provide(runner),
-        Effect.provideService(ToolSettings, { redactSecrets: true, deadlineMs: DEADLINE_MS })
+        Effect.provideService(ToolSettings, { redactSecrets: true, deadlineMs: DEADLINE_MS }),
+        (self) => (call === undefined ? self : Effect.provideService(self, CallControl, call.control))
       )
     )
     return { fiber, typed }
@@ -99,6 +102,42 @@ describe("CommandRunner: the pre-send phase is held to the call deadline", () =>
       yield* Deferred.succeed(reply, undefined)
       const result = yield* Fiber.join(fiber)
       expect(result).toMatchObject({ status: "submitted", sent: true, error_code: null })
+    })
+  )
+
+  it.effect(
+    "a client that cancels while a send awaits its reply: the send stands and is reported as sent",
+    () =>
+      Effect.gen(function* () {
+        const reply = yield* Deferred.make<void>()
+        const call = yield* makeCall()
+        const { fiber, typed } = yield* runWith(
+          { check: Effect.void, afterSend: Deferred.await(reply), watch: Effect.void },
+          call
+        )
+        yield* TestClock.adjust(1)
+        expect(yield* Ref.get(typed)).toEqual(["echo hi"])
+        yield* call.cancel
+        yield* TestClock.adjust(DEADLINE_MS)
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* Deferred.succeed(reply, undefined)
+        const result = yield* Fiber.join(fiber)
+        expect(result).toMatchObject({ status: "submitted", sent: true, error_code: null })
+      })
+  )
+
+  it.effect("a client that cancels during the readiness check: request_cancelled, nothing typed", () =>
+    Effect.gen(function* () {
+      const call = yield* makeCall()
+      const { fiber, typed } = yield* runWith(
+        { check: Effect.never, afterSend: Effect.void, watch: Effect.void },
+        call
+      )
+      yield* TestClock.adjust(1)
+      yield* call.cancel
+      const result = yield* Fiber.join(fiber)
+      expect(result).toMatchObject({ status: "error", sent: false, error_code: "request_cancelled" })
+      expect(yield* Ref.get(typed)).toEqual([])
     })
   )
 })

@@ -1,9 +1,10 @@
 /**
  * Shared setup for the CommandRunner tests: a fresh runner over a fresh FakeTerminal world per
- * test, and a run request with the tool's defaults.
+ * test, a run request with the tool's defaults, and a fake CallControl (cancel, progress).
  */
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Layer, Ref } from "effect"
 import { CommandRunnerLive, makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { CallControl, type ProgressReport } from "../../src/services/CallControl.js"
 import { CommandRunner, type RunRequest } from "../../src/services/CommandRunner.js"
 import { FakeTerminalLayer } from "../fakes/FakeTerminal.js"
 
@@ -35,3 +36,34 @@ export const request = (
 /** Run `self` in a fresh world (runner + fake backend), closed when it ends. */
 export const inWorld = <A, E>(self: Effect.Effect<A, E, Layer.Layer.Success<typeof world>>) =>
   Effect.provide(self, world)
+
+/** A CallControl for one call, with its driver: cancel it, see the progress it was sent. */
+export interface FakeCall {
+  readonly control: CallControl["Type"]
+  readonly cancel: Effect.Effect<void>
+  readonly reports: Effect.Effect<ReadonlyArray<ProgressReport>>
+}
+
+/**
+ * A call that asked for progress (unless `wantsProgress` is false). `beforeReport`, when given, runs
+ * inside each progress send before it is recorded (a notification still being written).
+ */
+export const makeCall = (options: { wantsProgress?: boolean; beforeReport?: Effect.Effect<void> } = {}) =>
+  Effect.gen(function* () {
+    const cancelled = yield* Deferred.make<void>()
+    const reports = yield* Ref.make<ReadonlyArray<ProgressReport>>([])
+    const control = CallControl.of({
+      cancelled: Deferred.await(cancelled),
+      wantsProgress: options.wantsProgress ?? true,
+      progress: (report) =>
+        Effect.zipRight(
+          options.beforeReport ?? Effect.void,
+          Ref.update(reports, (r) => [...r, report])
+        )
+    })
+    return {
+      control,
+      cancel: Deferred.succeed(cancelled, undefined),
+      reports: Ref.get(reports)
+    } satisfies FakeCall
+  })

@@ -327,4 +327,37 @@ describe("AuditLogLive", () => {
       expect(reads + dropped).toBe(40)
     })
   )
+
+  it.effect("an interrupt_command line says whether the interrupt was sent; other command lines do not", () =>
+    Effect.gen(function* () {
+      const path = join(tempDir(), "audit.jsonl")
+      yield* withAudit(live({ path, maxBytes: 1 << 20 }), (audit) =>
+        Effect.all([
+          audit.record(
+            AuditEvent.command(
+              "interrupt_command",
+              {
+                ...result({ command: "sleep 100", exit_code: null, output: "^C" }),
+                status: "still_running",
+                interrupt_sent: true
+              },
+              ["zsh"]
+            )
+          ),
+          audit.record(AuditEvent.command("run_command", result(), []))
+        ])
+      )
+      const [interrupt, run] = readLines(path)
+      expect(interrupt).toMatchObject({
+        kind: "command",
+        tool: "interrupt_command",
+        status: "still_running",
+        interrupt_sent: true,
+        command: "sleep 100",
+        output_chars: 2,
+        output_sha256: sha256("^C")
+      })
+      expect(run).not.toHaveProperty("interrupt_sent")
+    })
+  )
 })

@@ -102,7 +102,7 @@ describe("audit trail", () => {
 })
 
 describe("read-only mode", () => {
-  it("does not list run_command, refuses to call it, and sends nothing", async () => {
+  it("does not list run_command or interrupt_command, refuses to call them, and sends nothing", async () => {
     const { world, mcp } = await open({
       config: { readOnly: true },
       server: { tools: toolRegistry({ readOnly: true }) }
@@ -113,6 +113,10 @@ describe("read-only mode", () => {
     await expect(
       mcp.client.callTool({ name: "run_command", arguments: { session_id: sessionId, command: "true" } })
     ).rejects.toThrow(/run_command/)
+    expect(tools).not.toContain("interrupt_command")
+    await expect(
+      mcp.client.callTool({ name: "interrupt_command", arguments: { request_id: "0123456789abcdef" } })
+    ).rejects.toThrow(/Unknown tool: interrupt_command/)
     expect((await call(mcp, "read_terminal", { session_id: sessionId })).isError).toBe(false)
     expect(world.ledger.size).toBe(0)
   })

@@ -5,7 +5,12 @@
  */
 import { Effect, Layer, Ref } from "effect"
 import { boundTail } from "../../src/domain/TextBounds.js"
-import { type CommandResult, CommandRunner, type RunRequest } from "../../src/services/CommandRunner.js"
+import {
+  type CommandResult,
+  CommandRunner,
+  type InterruptResult,
+  type RunRequest
+} from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
 import { type SessionInfo, Terminal } from "../../src/services/Terminal.js"
 
@@ -68,6 +73,27 @@ export const completedResult = (request: RunRequest): CommandResult => ({
   duration_ms: 250,
   error_code: null,
   message: null
+})
+
+/** A `sleep 100` that one ETX stopped: the shell's own result (completed, 130), interrupt sent. */
+export const interruptedResult = (
+  requestId: string,
+  over: Partial<InterruptResult> = {}
+): InterruptResult => ({
+  ...completedResult({
+    sessionId: SESSION_ID,
+    command: "sleep 100",
+    waitForCompletion: false,
+    timeoutSeconds: 30,
+    maxOutputChars: 32768
+  }),
+  request_id: requestId,
+  exit_code: 130,
+  output: "^C",
+  duration_ms: 4_250,
+  finished_at: "2026-01-02T03:04:09.250Z",
+  interrupt_sent: true,
+  ...over
 })
 
 export interface RecordingBackend {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
 import { TextRender } from "../../src/domain/tmux/TextRender.js"
 import { paneReadiness } from "../../src/domain/tmux/TmuxReadiness.js"
+import { idleFlags } from "../support/tmux/PaneFixtures.js"
 
 const TOK = "0123456789abcdef"
 const mark = (body: string, token: string | null = TOK) =>
@@ -185,14 +186,7 @@ describe("PaneStream", () => {
 })
 
 describe("paneReadiness", () => {
-  const flags = {
-    dead: false,
-    mode: null,
-    alternateScreen: false,
-    inputOff: false,
-    synchronized: false,
-    tokens: [TOK]
-  }
+  const flags = idleFlags([TOK])
   const facts = { lastMark: "B" as const, echoedSinceB: false, promptId: "1", held: false }
   it("is ready only at a clean B with no command of ours in flight, and fails closed otherwise", () => {
     expect(paneReadiness(flags, facts, false)).toBe("ready")

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CommandStatus } from "../../src/services/CommandRunner.js"
+import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"
 import { ErrorCode } from "../../src/services/Errors.js"
 import { Readiness } from "../../src/services/Terminal.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
@@ -132,6 +132,7 @@ describe("specs/tools.contract.json matches tools/list", () => {
   it("enums equal the code's literals", () => {
     expect(contract.enums.Readiness).toEqual(Readiness.literals)
     expect(contract.enums.CommandStatus).toEqual(CommandStatus.literals)
+    expect(contract.enums.InterruptStatus).toEqual(InterruptStatus.literals)
     expect(contract.enums.ErrorCode).toEqual(ErrorCode.literals)
   })
 })
@@ -140,13 +141,20 @@ describe("the prose specs name everything in the contract", () => {
   const tools_md = readFileSync(new URL("tools.md", specs), "utf8")
   const errors_md = readFileSync(new URL("errors.md", specs), "utf8")
 
-  it("tools.md documents every tool, input field, status and readiness value", () => {
+  it("tools.md documents every tool, input and output field, status and readiness value", () => {
     for (const tool of contract.tools) {
       expect(tools_md).toContain(`## \`${tool.name}\``)
       for (const field of Object.keys(tool.input))
         expect(tools_md, `${tool.name}.${field}`).toContain(`\`${field}\``)
+      const output = typeof tool.output === "string" ? contract.models[tool.output] : tool.output
+      for (const field of Object.keys(output ?? {}))
+        expect(tools_md, `${tool.name} output ${field}`).toContain(`\`${field}\``)
     }
-    for (const value of [...(contract.enums.CommandStatus ?? []), ...(contract.enums.Readiness ?? [])]) {
+    for (const value of [
+      ...(contract.enums.InterruptStatus ?? []),
+      ...(contract.enums.CommandStatus ?? []),
+      ...(contract.enums.Readiness ?? [])
+    ]) {
       expect(tools_md, value).toContain(`\`${value}\``)
     }
   })

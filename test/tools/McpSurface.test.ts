@@ -47,6 +47,9 @@ describe("initialize and tools/list", () => {
       "read_terminal",
       "run_command",
       "get_command_result",
+      "interrupt_command",
+      "progressToken",
+      "since",
       "explicitly asked"
     ]) {
       expect(instructions).toContain(phrase)
@@ -54,7 +57,7 @@ describe("initialize and tools/list", () => {
     expect(instructions).toMatch(/never authorize/)
   })
 
-  it("lists the five tools in a fixed order with explicit annotations", async () => {
+  it("lists the six tools in a fixed order with explicit annotations", async () => {
     const { client } = await open()
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
@@ -62,7 +65,8 @@ describe("initialize and tools/list", () => {
       "get_current_session",
       "read_terminal",
       "run_command",
-      "get_command_result"
+      "get_command_result",
+      "interrupt_command"
     ])
     const reader = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     const byName = new Map(tools.map((t) => [t.name, t]))
@@ -70,13 +74,15 @@ describe("initialize and tools/list", () => {
       expect(byName.get(name)?.annotations).toMatchObject(reader)
       expect(byName.get(name)?.description).toMatch(/observation data/)
     }
-    expect(byName.get("run_command")?.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: true
-    })
+    const writer = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+    expect(byName.get("run_command")?.annotations).toMatchObject(writer)
+    expect(byName.get("interrupt_command")?.annotations).toMatchObject(writer)
     expect(byName.get("run_command")?.description).toMatch(/explicitly asked/)
+    const interrupt = byName.get("interrupt_command")?.description ?? ""
+    expect(interrupt).toMatch(/one Ctrl-C/)
+    expect(interrupt).toMatch(/never escalates/)
+    expect(interrupt).toMatch(/only when the user asks to stop the command/)
+    expect(byName.get("get_command_result")?.description).toMatch(/output so far/)
     for (const tool of tools) {
       expect(tool.title).toBeTruthy()
       expect(tool.inputSchema.type).toBe("object")
@@ -115,15 +121,24 @@ describe("initialize and tools/list", () => {
     }
   })
 
-  it("drops run_command in read-only mode and refuses to call it", async () => {
+  it("drops run_command and interrupt_command in read-only mode and refuses to call them", async () => {
     const { client, backend } = await open({}, true)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).not.toContain("run_command")
+    expect(tools.map((t) => t.name)).toEqual([
+      "list_sessions",
+      "get_current_session",
+      "read_terminal",
+      "get_command_result"
+    ])
     await expect(
       client.callTool({ name: "run_command", arguments: { session_id: SESSION_ID, command: "ls" } })
     ).rejects.toThrow(McpError)
+    await expect(
+      client.callTool({ name: "interrupt_command", arguments: { request_id: "abc" } })
+    ).rejects.toThrow(/Unknown tool: interrupt_command/)
     expect(backend.calls()).toEqual([])
     expect(client.getInstructions()).toContain("read-only")
+    expect(client.getInstructions()).toMatch(/run_command and interrupt_command are not available/)
   })
 })
 

@@ -21,6 +21,7 @@ export const PANE_FIELDS = [
   "cursor_y",
   "pane_height",
   "history_size",
+  "history_limit",
   "@termpilot_tokens",
   "@termpilot_tag",
   "session_name",
@@ -33,7 +34,7 @@ export const PANE_FIELDS = [
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 17)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 18)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>

@@ -69,7 +69,7 @@ export class PaneStream {
   private capturing = false
   /** Render the output of commands that start from now on (set while the pane is watched). */
   record = false
-  private readonly outputs = new Map<string, RenderedLines>()
+  private readonly outputs = new Map<string, { readonly rendered: RenderedLines; readonly lines: number }>()
   private location: { path: string; host: string | null } | null = null
 
   /** Whether the pane's announced tokens were ever read; until then no mark is trusted unchecked. */
@@ -102,7 +102,25 @@ export class PaneStream {
 
   /** The rendered output of the command typed at `promptId`, if it finished and is still kept. */
   output(promptId: string): RenderedLines | undefined {
-    return this.outputs.get(promptId)
+    return this.outputs.get(promptId)?.rendered
+  }
+
+  /** The rendered output so far of the command typed at `promptId`, if it is being captured now. */
+  outputSoFar(promptId: string): RenderedLines | undefined {
+    return this.capturingFor(promptId) ? this.render.result() : undefined
+  }
+
+  /**
+   * How many lines the command typed at `promptId` has written (dropped ones included): so far
+   * while it is being captured, in all once it finished and is kept; null when neither.
+   */
+  lineCount(promptId: string): number | null {
+    if (this.capturingFor(promptId)) return this.render.lineCount
+    return this.outputs.get(promptId)?.lines ?? null
+  }
+
+  private capturingFor(promptId: string): boolean {
+    return this.capturing && String(this.counter) === promptId
   }
 
   /** Bytes the pane wrote. */
@@ -229,7 +247,7 @@ export class PaneStream {
 
   private finishCapture(promptId: string): void {
     this.capturing = false
-    this.outputs.set(promptId, this.render.result())
+    this.outputs.set(promptId, { rendered: this.render.result(), lines: this.render.lineCount })
     this.render.clear()
     if (this.outputs.size > KEPT_OUTPUTS) this.outputs.delete(this.outputs.keys().next().value!)
   }

@@ -4,7 +4,7 @@
  * separator (`;`), a flag (`-n`), a key name (`Enter`, `C-c`), a format (`#{…}`, `#(…)`) or an
  * expansion (`~`, `$VAR`). tmux's parser overflows its stack past about 10,000 arguments, so the
  * bytes go in chunks, one `send-keys` per line; Enter is the last line. One command per line keeps
- * exactly one reply block per line.
+ * exactly one reply block per line. An interrupt is one line holding the one byte ETX.
  */
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"))
@@ -29,3 +29,6 @@ export const submitLines = (pane: number, text: string): ReadonlyArray<string> =
   lines.push(`send-keys -t %${pane} Enter`)
   return lines
 }
+
+/** The one control line that sends ETX (what Ctrl-C types) to pane `%pane`: no Enter, nothing else. */
+export const interruptLine = (pane: number): string => `send-keys -H -t %${pane} 03`

@@ -30,6 +30,8 @@ export class TextRender {
   private cells: Array<string> = []
   private col = 0
   private dropped = false
+  /** Lines completed since the last `clear`, dropped ones included. */
+  private completed = 0
 
   constructor(private readonly bounds: ReadBounds = CAPTURE_BOUNDS) {}
 
@@ -105,6 +107,12 @@ export class TextRender {
     this.cells = []
     this.col = 0
     this.dropped = false
+    this.completed = 0
+  }
+
+  /** How many lines `result()` would hold if nothing had been dropped. */
+  get lineCount(): number {
+    return this.completed + (this.cells.join("").trim() === "" ? 0 : 1)
   }
 
   /**
@@ -147,6 +155,7 @@ export class TextRender {
       this.dropped = true
     }
     this.lines.push(line)
+    this.completed++
     this.chars += line.length + 1
     this.cells = []
     this.col = 0

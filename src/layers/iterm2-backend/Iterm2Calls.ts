@@ -1,9 +1,10 @@
 /**
  * Typed request helpers over Iterm2Connection for the iTerm2 backend: each sends one request,
  * checks that the expected reply came back, and turns iTerm2 failures into TermPilotErrors with
- * stable codes (iterm2_unavailable, session_not_found, shell_integration_required).
+ * stable codes (iterm2_unavailable, session_not_found, shell_integration_required); plus the one
+ * way to type into a session and the transaction wrapper of the check-then-send operations.
  */
-import { Effect } from "effect"
+import { Effect, Option, Ref } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection, Iterm2Error } from "../../services/Iterm2Connection.js"
 import type {
@@ -107,7 +108,8 @@ export const getVariables = (
     })
   )
 
-const parseJson = (raw: string | undefined): unknown => {
+/** A JSON value iTerm2 reported; null when absent or unparsable. */
+export const parseJson = (raw: string | undefined): unknown => {
   if (raw === undefined) return null
   try {
     return JSON.parse(raw) as unknown
@@ -152,3 +154,50 @@ export const getLines = (conn: Conn, sessionId: string, first: number, end: numb
 
 export const asString = (value: unknown): string | null =>
   typeof value === "string" && value.length > 0 ? value : null
+
+/**
+ * Types `text` into exactly `sessionId`, broadcast suppressed. Once the request may have left, a
+ * failure is `iterm2_unavailable` with `cause: { sendOutcomeUnknown: true }`; `what` names what
+ * may have arrived ("the command").
+ */
+export const sendText = (
+  conn: Conn,
+  sessionId: string,
+  text: string,
+  what: string
+): Effect.Effect<void, TermPilotError> => {
+  const unknown = (detail: string) =>
+    fail("iterm2_unavailable", `${detail} may or may not have reached session '${sessionId}'.`, {
+      sendOutcomeUnknown: true
+    })
+  return conn.call({ send_text_request: { session: sessionId, text, suppress_broadcast: true } }).pipe(
+    Effect.mapError((e) => unknown(`${e.message} ${what.charAt(0).toUpperCase()}${what.slice(1)}`)),
+    Effect.flatMap((reply) => {
+      const status = reply.send_text_response?.status ?? (reply.send_text_response ? "OK" : "MISSING")
+      if (status === "OK") return Effect.void
+      if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
+      return Effect.fail(unknown(`iTerm2 gave no send-text reply; ${what}`))
+    })
+  )
+}
+
+/**
+ * `body` (a check and then a send) inside one transaction. Once `body` succeeded (iTerm2 confirmed
+ * the send), a failure to end the transaction does not turn the outcome into a failure.
+ */
+export const inTransaction = <A>(
+  conn: Conn,
+  body: Effect.Effect<A, TermPilotError>
+): Effect.Effect<A, TermPilotError> =>
+  Effect.gen(function* () {
+    const confirmed = yield* Ref.make(Option.none<A>())
+    return yield* body.pipe(
+      Effect.tap((a) => Ref.set(confirmed, Option.some(a))),
+      conn.transaction,
+      Effect.catchAll((e) =>
+        Effect.flatMap(Ref.get(confirmed), (done) =>
+          Option.isSome(done) ? Effect.succeed(done.value) : Effect.fail(orUnavailable(e))
+        )
+      )
+    )
+  })

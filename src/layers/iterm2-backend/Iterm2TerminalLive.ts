@@ -1,16 +1,25 @@
 /**
- * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads,
- * readiness, and the fail-closed submit (re-check readiness and send inside one transaction, so no
- * keystroke can slip in between the check and the send).
+ * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads
+ * (optionally from an earlier read's cursor), readiness, and the fail-closed submit and interrupt
+ * (re-check and send inside one transaction, so nothing can change between the check and the send).
  */
-import { Effect, Layer, Option, Ref } from "effect"
+import { Effect, Layer } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection } from "../../services/Iterm2Connection.js"
-import { type Readiness, type SessionInfo, type Submission, Terminal } from "../../services/Terminal.js"
-import { exactSessionId, orUnavailable } from "./Iterm2Calls.js"
+import {
+  type CursorPosition,
+  type ReadBounds,
+  type Readiness,
+  type SessionInfo,
+  type Submission,
+  Terminal
+} from "../../services/Terminal.js"
+import { exactSessionId, inTransaction, sendText } from "./Iterm2Calls.js"
+import { interruptCommand } from "./Iterm2Interrupt.js"
 import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
-import { readCommandOutput, readScreen } from "./Iterm2Text.js"
+import { readSince } from "./Iterm2Since.js"
+import { outputRowCount, readCommandOutput, readScreen } from "./Iterm2Text.js"
 
 /** Why a session that is not `ready` refuses a command; nothing is sent in any of these cases. */
 export const notReady = (sessionId: string, readiness: Readiness): TermPilotError => {
@@ -80,11 +89,14 @@ export const Iterm2TerminalLive = Layer.effect(
       return yield* describe(conn, placement, layout.current)
     })
 
-    const read = (sessionId: string, bounds: { readonly maxLines: number; readonly maxChars: number }) =>
+    const read = (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
       Effect.gen(function* () {
-        const text = yield* readScreen(conn, sessionId, bounds)
+        const { cursorRow, ...text } =
+          since === undefined
+            ? { ...(yield* readScreen(conn, sessionId, bounds)), cursorLost: false }
+            : yield* readSince(conn, sessionId, bounds, since.row)
         const readiness = yield* sessionReadiness(conn, sessionId)
-        return { ...text, readiness, cursor: { row: 0, anchor: null }, cursorLost: false }
+        return { ...text, readiness, cursor: { row: cursorRow, anchor: null } }
       })
 
     const submit = (sessionId: string, command: string) =>
@@ -93,64 +105,27 @@ export const Iterm2TerminalLive = Layer.effect(
         const [prompt, alternate] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
         const readiness = verdict(prompt, alternate)
         if (readiness !== "ready") return yield* notReady(sessionId, readiness)
-        const reply = yield* conn
-          .call({ send_text_request: { session: sessionId, text: `${command}\r`, suppress_broadcast: true } })
-          .pipe(
-            Effect.mapError((e) =>
-              fail(
-                "iterm2_unavailable",
-                `${e.message} The command may or may not have reached session '${sessionId}'.`,
-                { sendOutcomeUnknown: true }
-              )
-            )
-          )
-        const status = reply.send_text_response?.status ?? (reply.send_text_response ? "OK" : "MISSING")
-        if (status === "SESSION_NOT_FOUND") return yield* sessionNotFound(sessionId)
-        if (status !== "OK") {
-          return yield* fail(
-            "iterm2_unavailable",
-            `iTerm2 gave no send-text reply; the command may or may not have reached session '${sessionId}'.`,
-            { sendOutcomeUnknown: true }
-          )
-        }
-        return { promptId: prompt?.unique_prompt_id ?? null }
+        yield* sendText(conn, sessionId, `${command}\r`, "the command")
+        return { promptId: prompt?.unique_prompt_id ?? null } satisfies Submission
       })
-
-    /**
-     * The check and the send run in one transaction. Once iTerm2 confirmed the send, a failure to
-     * end the transaction does not turn the submission into a failure: the text was sent.
-     */
-    const submitInTransaction = (sessionId: string, command: string) =>
-      Effect.gen(function* () {
-        const confirmed = yield* Ref.make(Option.none<Submission>())
-        return yield* submit(sessionId, command).pipe(
-          Effect.tap((s) => Ref.set(confirmed, Option.some(s))),
-          conn.transaction,
-          Effect.catchAll((e) =>
-            Effect.flatMap(Ref.get(confirmed), (done) =>
-              Option.isSome(done) ? Effect.succeed(done.value) : Effect.fail(orUnavailable(e))
-            )
-          )
-        )
-      }).pipe(Effect.withSpan("Iterm2Terminal.submit"))
 
     return Terminal.of({
       listSessions,
       currentSession,
       getSession: (sessionId) => Effect.flatMap(exactSessionId(sessionId), getSession),
-      read: (sessionId, bounds) => Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds)),
+      read: (sessionId, bounds, since) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds, since)),
       readiness: (sessionId) => Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id)),
       submit: (sessionId, command) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => submitInTransaction(id, command)),
+        Effect.flatMap(exactSessionId(sessionId), (id) =>
+          inTransaction(conn, submit(id, command)).pipe(Effect.withSpan("Iterm2Terminal.submit"))
+        ),
       commandOutput: (sessionId, promptId, bounds) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds)),
-      // Interface stub until the backend implements it (issue 10, this session).
-      outputLineCount: (sessionId) => Effect.as(exactSessionId(sessionId), null),
-      interrupt: (sessionId) =>
-        Effect.zipRight(
-          exactSessionId(sessionId),
-          Effect.fail(fail("command_not_running", "not implemented yet"))
-        )
+      outputLineCount: (sessionId, promptId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => outputRowCount(conn, id, promptId)),
+      interrupt: (sessionId, promptId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, id, promptId))
     })
   })
 )

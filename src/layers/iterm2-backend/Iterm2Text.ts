@@ -33,25 +33,50 @@ export const joinRows = (rows: ReadonlyArray<LineContents>): Array<string> => {
 
 const isBlank = (row: LineContents) => (row.text ?? "").trim() === ""
 
+/** The index of the last non-blank row after `index` (output below the cursor), else `index`. */
+export const lastWrittenFrom = (rows: ReadonlyArray<LineContents>, index: number): number => {
+  for (let i = rows.length - 1; i > index; i--) {
+    const row = rows[i]
+    if (row !== undefined && !isBlank(row)) return i
+  }
+  return index
+}
+
+/** The screen as one GetBuffer returns it: its rows, the absolute row of the top one, the cursor. */
+export interface ScreenRows {
+  readonly rows: ReadonlyArray<LineContents>
+  readonly top: number
+  /** Absolute; the row the next output goes to. */
+  readonly cursor: { readonly x: number; readonly y: number }
+}
+
+export const screenRows = (conn: Conn, sessionId: string): Effect.Effect<ScreenRows, TermPilotError> =>
+  getBuffer(conn, sessionId, { screen_contents_only: true }).pipe(
+    Effect.map((screen) => {
+      const top = screen.windowed_coord_range?.coord_range?.start?.y ?? 0
+      return {
+        rows: screen.contents ?? [],
+        top,
+        cursor: { x: screen.cursor?.x ?? 0, y: screen.cursor?.y ?? top }
+      }
+    })
+  )
+
+/** Text plus the absolute cursor row of the same moment. */
+export interface ScreenText extends BoundedText {
+  readonly cursorRow: number
+}
+
 /** The screen and the scrollback above it: at most `maxLines` rows, newest kept. */
 export const readScreen = (
   conn: Conn,
   sessionId: string,
   bounds: ReadBounds
-): Effect.Effect<BoundedText, TermPilotError> =>
+): Effect.Effect<ScreenText, TermPilotError> =>
   Effect.gen(function* () {
-    const screen = yield* getBuffer(conn, sessionId, { screen_contents_only: true })
-    const rows = screen.contents ?? []
-    const top = screen.windowed_coord_range?.coord_range?.start?.y ?? 0
-    const cursorRow = (screen.cursor?.y ?? top) - top
-    let last = Math.min(rows.length - 1, Math.max(cursorRow, -1))
-    for (let i = rows.length - 1; i > last; i--) {
-      const row = rows[i]
-      if (row !== undefined && !isBlank(row)) {
-        last = i
-        break
-      }
-    }
+    const { rows, top, cursor } = yield* screenRows(conn, sessionId)
+    const cursorRow = cursor.y - top
+    const last = lastWrittenFrom(rows, Math.min(rows.length - 1, Math.max(cursorRow, -1)))
     const onScreen = rows.slice(Math.max(0, last + 1 - bounds.maxLines), last + 1)
     const need = bounds.maxLines - onScreen.length
     let above: ReadonlyArray<LineContents> = []
@@ -62,7 +87,7 @@ export const readScreen = (
       moreAbove = first > 0 && above.length === top - first
     }
     const bounded = boundTail(joinRows([...above, ...onScreen]), bounds)
-    return { ...bounded, truncated: bounded.truncated || moreAbove }
+    return { ...bounded, truncated: bounded.truncated || moreAbove, cursorRow: cursor.y }
   }).pipe(conn.transaction, Effect.mapError(orUnavailable))
 
 const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))
@@ -81,6 +106,28 @@ const outputEnd = (conn: Conn, sessionId: string, promptId: string, cursor: Coor
     const prompt = yield* getPrompt(conn, sessionId, next)
     const start = prompt?.prompt_range?.start ?? prompt?.command_range?.start
     return start !== undefined && before(start, cursor) ? start : cursor
+  })
+
+/** The last row holding output that ends at `end` (exclusive: at column 0, the row before). */
+const lastRowBefore = (end: Coord) => ((end.x ?? 0) > 0 ? (end.y ?? 0) : (end.y ?? 0) - 1)
+
+/**
+ * Rows of output the command typed at `promptId` has written so far, from positions alone (its
+ * output range, clamped to the next prompt); null when iTerm2 reports no range. No transaction:
+ * a count taken while output moves on is as good as one taken a moment earlier.
+ */
+export const outputRowCount = (
+  conn: Conn,
+  sessionId: string,
+  promptId: string
+): Effect.Effect<number | null, TermPilotError> =>
+  Effect.gen(function* () {
+    const prompt = yield* getPrompt(conn, sessionId, promptId)
+    const start = prompt?.output_range?.start
+    const cursor = prompt?.output_range?.end
+    if (start?.y === undefined || cursor?.y === undefined) return null
+    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    return Math.max(0, lastRowBefore(end) - start.y + 1)
   })
 
 const unavailableOutput = (detail: string) =>
@@ -144,9 +191,8 @@ export const readCommandOutput = (
   Effect.gen(function* () {
     const { start, end, complete } = yield* outputSpan(conn, sessionId, promptId)
     const startY = start.y ?? 0
-    const endY = end.y ?? 0
     const endX = end.x ?? 0
-    const lastRow = endX > 0 ? endY : endY - 1
+    const lastRow = lastRowBefore(end)
     if (lastRow < startY) return { text: "", lineCount: 0, truncated: !complete }
     const first = Math.max(startY, lastRow - bounds.maxLines + 1)
     const rows = [...((yield* getLines(conn, sessionId, first, lastRow + 1)).contents ?? [])]

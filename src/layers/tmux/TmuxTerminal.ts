@@ -3,9 +3,9 @@
  * bounded `capture-pane` reads, readiness from pane flags plus the mark stream, the fail-closed
  * submit (re-check over the pane's own control client, whose reply is ordered after every byte
  * the pane wrote before it, then `send-keys -H` + Enter in one write), and commands' own output
- * as the control client saw it between their C and D marks.
+ * as the control client saw it between their C and D marks (so far, while they run). Reads with
+ * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, the shared pane steps PaneAccess.ts.
  */
-import { resolve as resolvePath } from "node:path"
 import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
 import { type FlagRow, flagsOf, PANE_FIELDS, parseFields } from "../../domain/tmux/PaneFormat.js"
@@ -13,7 +13,8 @@ import { submitLines } from "../../domain/tmux/SendEncoding.js"
 import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
-import { entryReadiness } from "./PaneTable.js"
+import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
+import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
   type HumanFocus,
   humanFocus,
@@ -24,19 +25,11 @@ import {
   paneLine,
   toSessionInfo
 } from "./TmuxInventory.js"
-import type { ResolvedPane, TmuxRegistry } from "./TmuxRegistry.js"
+import { makeTmuxRead } from "./TmuxRead.js"
+import type { TmuxRegistry } from "./TmuxRegistry.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
-export interface OwnPane {
-  readonly socket: string
-  readonly pane: string
-}
-
-const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Readiness => {
-  const entry = server.panes.entry(pane)
-  noteTokens(server, pane, row)
-  return entryReadiness(entry, flagsOf(row))
-}
+export type { OwnPane }
 
 /** The error a pane that is not `ready` refuses a command with; nothing was sent. */
 export const notReady = (sessionId: string, row: FlagRow, readiness: Readiness): TermPilotError =>
@@ -45,16 +38,7 @@ export const notReady = (sessionId: string, row: FlagRow, readiness: Readiness):
     `Session '${sessionId}' cannot take a command: ${refusalReason(flagsOf(row), readiness)}. Nothing was sent.`
   )
 
-/** Blank trailing rows (below the cursor) are not part of what a read returns. */
-const dropTrailingBlank = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
-  let end = lines.length
-  while (end > 0 && (lines[end - 1] ?? "").trim() === "") end--
-  return lines.slice(0, end)
-}
-
 export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null): Terminal["Type"] => {
-  const own = ownPane === null ? null : { socket: resolvePath(ownPane.socket), pane: ownPane.pane }
-
   /** The server's focus as one global choice: the most recently active human client of any server. */
   const focusOf = (found: ReadonlyArray<{ server: TmuxServer; focus: HumanFocus | null }>) => {
     let best: { server: TmuxServer; focus: HumanFocus } | null = null
@@ -121,12 +105,6 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return toSessionInfo(server, row, pane, current?.server === server && isFocused(row, current.focus))
     })
 
-  /** The pane's flag row over its own client; `session_not_found` when tmux has no such pane. */
-  const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =>
-    Effect.flatMap(server.flags(pane), (row) =>
-      row === null ? Effect.fail(sessionNotFound(sessionId)) : Effect.succeed(row)
-    )
-
   const readiness = (sessionId: string) =>
     Effect.gen(function* () {
       const resolved = yield* registry.resolve(sessionId)
@@ -134,39 +112,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return readinessOf(resolved.server, resolved.pane, row)
     })
 
-  const read = (sessionId: string, bounds: ReadBounds) =>
-    Effect.gen(function* () {
-      const resolved = yield* registry.resolve(sessionId)
-      const { server, pane } = resolved
-      const row = yield* flagsOfPane(resolved, sessionId)
-      const maxLines = Math.max(0, Math.floor(bounds.maxLines))
-      const cursor = Number(row.cursor_y) || 0
-      const bottom = Math.max(cursor, (Number(row.pane_height) || 1) - 1)
-      const readinessNow = readinessOf(server, pane, row)
-      if (maxLines === 0)
-        return {
-          text: "",
-          lineCount: 0,
-          truncated: true,
-          readiness: readinessNow,
-          cursor: { row: 0, anchor: null },
-          cursorLost: false
-        }
-      const client = yield* server.clientFor(pane)
-      // From maxLines rows above the cursor row (into the history) to the bottom of the screen.
-      const start = cursor - maxLines + 1
-      const lines = yield* client.command(`capture-pane -p -J -t %${pane} -S ${start} -E ${bottom}`, true)
-      const text = boundTail(dropTrailingBlank(lines), bounds)
-      // Rows above the first one fetched (history or screen) were left out.
-      const more = start > -(Number(row.history_size) || 0)
-      return {
-        ...text,
-        truncated: text.truncated || more,
-        readiness: readinessNow,
-        cursor: { row: 0, anchor: null },
-        cursorLost: false
-      }
-    }).pipe(Effect.withSpan("TmuxTerminal.read"))
+  const read = makeTmuxRead(registry)
 
   /**
    * The checks before the send may be cut short by the tool call's deadline (they are
@@ -176,12 +122,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     Effect.gen(function* () {
       const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       const { server, pane } = resolved
-      if (own !== null && own.socket === resolved.id.socket && own.pane === `%${pane}`) {
-        return yield* fail(
-          "not_permitted",
-          `Session '${sessionId}' is the tmux pane TermPilot itself runs in; it never types there. Nothing was sent.`
-        )
-      }
+      yield* refuseOwnPane(ownPane, resolved, sessionId, "types")
       const client = yield* Effect.interruptible(server.clientFor(pane))
       const row = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
       // The flag reply came after every byte the pane wrote before it: the stream state is current.
@@ -191,17 +132,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       if (verdict !== "ready") return yield* notReady(sessionId, row, verdict)
       const promptId = entry.stream.facts.promptId
       entry.inFlight = true
-      const replies = yield* client.commands(submitLines(pane, command)).pipe(
-        Effect.mapError((e) =>
-          fail(
-            "tmux_unavailable",
-            `${e.message} The command may or may not have reached session '${sessionId}'.`,
-            {
-              sendOutcomeUnknown: true
-            }
-          )
-        )
-      )
+      const replies = yield* client
+        .commands(submitLines(pane, command))
+        .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
       const refused = replies.findIndex((r) => !r.ok)
       if (refused === 0) {
         entry.inFlight = false
@@ -221,10 +154,12 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return { promptId }
     }).pipe(Effect.withSpan("TmuxTerminal.submit"))
 
+  /** A finished command's kept output, or the output so far of one still being captured. */
   const commandOutput = (sessionId: string, promptId: string, bounds: ReadBounds) =>
     Effect.gen(function* () {
       const { server, pane } = yield* registry.resolve(sessionId)
-      const rendered = server.panes.get(pane)?.stream.output(promptId)
+      const stream = server.panes.get(pane)?.stream
+      const rendered = stream?.output(promptId) ?? stream?.outputSoFar(promptId)
       if (rendered === undefined) {
         return yield* fail(
           "output_unavailable",
@@ -235,13 +170,14 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return { ...text, truncated: text.truncated || rendered.truncated }
     })
 
-  // Interface stub until the backend implements it (issue 10, this session).
-  const outputLineCount = (sessionId: string) => Effect.as(registry.resolve(sessionId), null)
-  const interrupt = (sessionId: string) =>
-    Effect.zipRight(
+  /** From the pane's own stream, in memory: nothing is read from tmux. */
+  const outputLineCount = (sessionId: string, promptId: string) =>
+    Effect.map(
       registry.resolve(sessionId),
-      Effect.fail(fail("command_not_running", "not implemented yet"))
+      ({ server, pane }) => server.panes.get(pane)?.stream.lineCount(promptId) ?? null
     )
+
+  const interrupt = makeTmuxInterrupt(registry, ownPane)
 
   return {
     listSessions,

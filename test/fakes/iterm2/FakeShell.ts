@@ -80,8 +80,11 @@ export class FakeShell {
       env
     })
     this.pty.onData((data) => {
-      if (this.held !== null) this.held.push(data)
-      else this.feed(data)
+      if (this.held === null) this.feed(data)
+      else {
+        this.held.push(data)
+        this.changed()
+      }
     })
     this.exitPromise = new Promise((resolve) => {
       this.pty.onExit(() => {
@@ -129,6 +132,11 @@ export class FakeShell {
   async hold(): Promise<void> {
     if (this.held === null) this.held = []
     await this.screen.drain()
+  }
+
+  /** What the shell wrote while output was held, not yet seen by the terminal model. */
+  heldOutput(): string {
+    return this.held?.join("") ?? ""
   }
 
   release(): void {

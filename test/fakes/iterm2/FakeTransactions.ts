@@ -1,13 +1,15 @@
 /**
  * FakeTransactions — iTerm2's API transactions: one connection at a time runs requests while the
  * others queue, nesting → ALREADY_IN_TRANSACTION, ending outside one → NO_TRANSACTION, and the
- * world's clock stops (shell output held) from begin to end.
+ * world's clock stops (shell output held) from begin to end. Tests may run a step inside the next
+ * transaction (e.g. let a shell finish while iTerm2's view of it stands still).
  */
 import type { FakeConnectionHandle } from "./FakeProtocol.js"
 
 export class FakeTransactions {
   private owner: FakeConnectionHandle | null = null
   private waiters: Array<() => void> = []
+  private readonly insideNext: Array<() => Promise<void>> = []
 
   constructor(
     private readonly hold: () => Promise<void>,
@@ -25,7 +27,13 @@ export class FakeTransactions {
     if (this.owner === connection) return "ALREADY_IN_TRANSACTION"
     this.owner = connection
     await this.hold()
+    await this.insideNext.shift()?.()
     return "OK"
+  }
+
+  /** Runs `step` once, in the next transaction begun: after the clock stopped, before the begin is answered. */
+  duringNextBegin(step: () => Promise<void>): void {
+    this.insideNext.push(step)
   }
 
   /** Ends `connection`'s transaction (any, when omitted). */

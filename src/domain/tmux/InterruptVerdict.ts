@@ -1,0 +1,54 @@
+/**
+ * InterruptVerdict — whether one tmux pane may get the ETX that interrupts the command typed at
+ * one prompt, pure: tmux's pane flags first (a dead pane is gone; a mode, synchronize-panes or
+ * input off would send the key elsewhere), then whether the mark stream can be trusted (held at a
+ * token check, or not streamed by the client that asked), then what the stream says of that prompt.
+ * The alternate screen does not block: a full-screen program the command started may be interrupted.
+ */
+import type { ErrorCode } from "../../services/Errors.js"
+import type { PaneFlags } from "./PaneFormat.js"
+import type { StreamFacts } from "./PaneStream.js"
+
+export type InterruptVerdict =
+  | { readonly _tag: "Send" }
+  | { readonly _tag: "Answer"; readonly check: "ended" | "not_started" }
+  | { readonly _tag: "Refuse"; readonly code: ErrorCode; readonly reason: string }
+
+const refuse = (code: ErrorCode, reason: string): InterruptVerdict => ({ _tag: "Refuse", code, reason })
+
+/**
+ * `trusted`: the flag reply came over the open control client that streams the pane, so every byte
+ * the pane wrote before it is in `stream`.
+ */
+export const interruptVerdict = (
+  flags: PaneFlags,
+  stream: StreamFacts,
+  promptId: string,
+  trusted: boolean
+): InterruptVerdict => {
+  if (flags.dead) return refuse("session_not_found", "its process has exited (the pane is dead)")
+  if (flags.mode !== null)
+    return refuse("session_not_ready", `it is in ${flags.mode}, which would take the key`)
+  if (flags.synchronized)
+    return refuse(
+      "session_not_ready",
+      "its window has synchronize-panes on, so the key would reach every pane of it"
+    )
+  if (flags.inputOff) return refuse("session_not_ready", "its input is off")
+  if (!trusted || stream.held || stream.lastMark === null)
+    return refuse(
+      "command_not_running",
+      "TermPilot cannot verify from the pane's marks what it is running now"
+    )
+  // A newer prompt (or none of ours) is the current one: our command is over.
+  if (stream.promptId !== promptId) return { _tag: "Answer", check: "ended" }
+  switch (stream.lastMark) {
+    case "C":
+      return { _tag: "Send" }
+    case "D":
+      return { _tag: "Answer", check: "ended" }
+    default:
+      // B, or A of the same prompt redrawn (a resize): the line was not run yet.
+      return { _tag: "Answer", check: "not_started" }
+  }
+}

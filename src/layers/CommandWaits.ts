@@ -1,0 +1,67 @@
+/**
+ * CommandWaits — every wait of the runner on a command (run_command's wait for completion,
+ * get_command_result's wait_seconds, interrupt_command's wait after the ETX): bounded by its
+ * timeout, cut short at once when the client cancels the call, and, when the client asked for
+ * progress, reporting about once a second (first after one interval) how long it has waited and
+ * how many output lines the command wrote so far. The ticker is stopped, and a report being sent
+ * awaited, before the wait returns, so no report follows the call's answer.
+ */
+import { Clock, Duration, Effect, Fiber, Option } from "effect"
+import { CallControl } from "../services/CallControl.js"
+import type { TermPilotError } from "../services/Errors.js"
+import { callCancelled } from "./CallBounds.js"
+
+/** How often a wait reports progress. */
+export const PROGRESS_INTERVAL_MS = 1000
+
+export type WaitEnd<A> =
+  | { readonly _tag: "Done"; readonly value: A }
+  | { readonly _tag: "TimedOut" }
+  | { readonly _tag: "Cancelled" }
+
+export interface WaitSpec<A> {
+  /** The request waited on (named in each report). */
+  readonly requestId: string
+  /** Completes with what the wait is for. */
+  readonly until: Effect.Effect<A>
+  readonly timeoutMs: number
+  /** The command's output lines so far, null when unknown; a failure or a slow answer reports null. */
+  readonly outputLines: Effect.Effect<number | null, TermPilotError>
+}
+
+const timedOut = { _tag: "TimedOut" } as const
+const cancelled = { _tag: "Cancelled" } as const
+
+export const waitForCommand = <A>(spec: WaitSpec<A>): Effect.Effect<WaitEnd<A>> =>
+  Effect.gen(function* () {
+    const startedMs = yield* Clock.currentTimeMillis
+    const wait = Effect.race(
+      spec.until.pipe(
+        Effect.timeoutTo({
+          duration: Duration.millis(spec.timeoutMs),
+          onTimeout: (): WaitEnd<A> => timedOut,
+          onSuccess: (value): WaitEnd<A> => ({ _tag: "Done", value })
+        })
+      ),
+      Effect.as(callCancelled, cancelled)
+    )
+    const control = yield* Effect.serviceOption(CallControl)
+    if (Option.isNone(control) || !control.value.wantsProgress) return yield* wait
+    const progress = control.value.progress
+    const report = Effect.gen(function* () {
+      const outputLines = yield* spec.outputLines.pipe(
+        Effect.timeoutTo({
+          duration: Duration.millis(PROGRESS_INTERVAL_MS),
+          onTimeout: () => null,
+          onSuccess: (lines) => lines
+        }),
+        Effect.orElseSucceed(() => null)
+      )
+      const elapsedMs = (yield* Clock.currentTimeMillis) - startedMs
+      yield* Effect.uninterruptible(progress({ requestId: spec.requestId, elapsedMs, outputLines }))
+    })
+    const ticker = yield* Effect.fork(
+      Effect.forever(Effect.zipRight(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))
+    )
+    return yield* Effect.ensuring(wait, Fiber.interrupt(ticker))
+  })

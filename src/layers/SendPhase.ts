@@ -1,0 +1,72 @@
+/**
+ * SendPhase — run_command's phase up to the send: watch the session (subscribe first), then submit,
+ * held to the call deadline and the client's cancellation (CallBounds). It ends with a final result
+ * (nothing sent, or maybe sent) or a live watch of the sent command.
+ */
+import { Cause, Clock, Effect, Exit, Option, type Queue, type Scope } from "effect"
+import type { CommandResult } from "../services/CommandRunner.js"
+import type { PromptEvent, PromptTracker } from "../services/PromptTracker.js"
+import type { Terminal } from "../services/Terminal.js"
+import { boundedByCall } from "./CallBounds.js"
+import * as R from "./CommandResults.js"
+
+/** What the send phase ended with: a final result (nothing or maybe sent), or a live watch. */
+export type SendPhase =
+  | { readonly _tag: "Final"; readonly result: CommandResult }
+  | { readonly _tag: "Sent"; readonly promptId: string | null; readonly events: Queue.Dequeue<PromptEvent> }
+
+/** The backend services the runner was built over. */
+export interface Backend {
+  readonly terminal: Terminal["Type"]
+  readonly tracker: PromptTracker["Type"]
+}
+
+/** Stopped before the send (the submit's interruptible checks were cut short). */
+type Phase = SendPhase | { readonly _tag: "Stopped" }
+
+const final = (result: CommandResult): SendPhase => ({ _tag: "Final", result })
+
+/**
+ * Watch, then submit. Only the watch, and what a backend marks interruptible in `submit` before
+ * its text may leave, can be cut short, so an interruption means nothing was sent.
+ */
+const watchThenSubmit = (ctx: R.RequestContext, backend: Backend): Effect.Effect<Phase, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { terminal, tracker } = backend
+    const { sessionId, command } = ctx.request
+    const watched = yield* Effect.either(Effect.interruptible(tracker.watch(sessionId)))
+    if (watched._tag === "Left") {
+      const e = watched.left
+      const status = R.REJECTED_CODES.has(e.code) ? "rejected" : "error"
+      return final(R.notSent(ctx, status, e.code, e.message, yield* Clock.currentTimeMillis))
+    }
+    const submitted = yield* Effect.exit(terminal.submit(sessionId, command))
+    if (Exit.isSuccess(submitted)) {
+      return { _tag: "Sent", promptId: submitted.value.promptId, events: watched.right } as const
+    }
+    if (Exit.isInterrupted(submitted)) return { _tag: "Stopped" } as const
+    const now = yield* Clock.currentTimeMillis
+    const failure = Cause.failureOption(submitted.cause)
+    if (Option.isNone(failure)) {
+      yield* Effect.logError("Terminal.submit died", submitted.cause)
+      return final(R.maybeSent(ctx, "internal_error", "unexpected failure", now))
+    }
+    return final(R.submitFailure(ctx, failure.value, now))
+  })
+
+/** The send phase, bounded by the call (see CallBounds): stopped before the send, nothing was sent. */
+export const sendPhase = (
+  ctx: R.RequestContext,
+  backend: Backend
+): Effect.Effect<SendPhase, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { exit, stopped } = yield* boundedByCall(watchThenSubmit(ctx, backend), ctx.deadlineMs)
+    const now = yield* Clock.currentTimeMillis
+    if (Exit.isSuccess(exit) && exit.value._tag !== "Stopped") return exit.value
+    if (Exit.isSuccess(exit) || Exit.isInterrupted(exit)) {
+      return final(R.stoppedBeforeSend(ctx, stopped ?? "deadline", now))
+    }
+    // Only the watch can die here (a failed submit is a result): nothing was sent.
+    yield* Effect.logError("run_command send phase died", exit.cause)
+    return final(R.notSent(ctx, "error", "internal_error", "unexpected failure", now))
+  })

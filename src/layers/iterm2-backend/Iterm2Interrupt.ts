@@ -1,0 +1,61 @@
+/**
+ * Interrupting the command TermPilot typed at one prompt of an iTerm2 session: inside one
+ * transaction (iTerm2 processes no terminal output meanwhile), verify that the session's last prompt
+ * is that prompt and RUNNING, then send one ETX (as Ctrl-C would) to that session only, broadcast
+ * suppressed. Nothing else is ever sent: no Enter, no other signal, no retry.
+ */
+import { Effect } from "effect"
+import { fail, type TermPilotError } from "../../services/Errors.js"
+import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
+import type { GetPromptResponse } from "../../services/Iterm2Messages.js"
+import type { InterruptCheck } from "../../services/Terminal.js"
+import { getPrompt, inTransaction, sendText } from "./Iterm2Calls.js"
+
+type Conn = Iterm2Connection["Type"]
+
+/** End of text, what the terminal's Ctrl-C sends; the line discipline turns it into SIGINT. */
+export const ETX = "\x03"
+
+/** What the session's last prompt (undefined: none) says about the command typed at `promptId`. */
+export type InterruptVerdict = "running" | "ended" | "not_started" | "unverifiable"
+
+export const interruptVerdict = (
+  prompt: GetPromptResponse | undefined,
+  promptId: string
+): InterruptVerdict => {
+  if (prompt?.unique_prompt_id === undefined || prompt.prompt_state === undefined) return "unverifiable"
+  // A newer prompt is drawn: ours is over (ended, or aborted without an exit status).
+  if (prompt.unique_prompt_id !== promptId) return "ended"
+  switch (prompt.prompt_state) {
+    case "RUNNING":
+      return "running"
+    case "FINISHED":
+      return "ended"
+    case "EDITING":
+      return "not_started"
+  }
+}
+
+const cannotVerify = (sessionId: string) =>
+  fail(
+    "command_not_running",
+    `Session '${sessionId}' reports no shell-integration prompt, so TermPilot cannot verify which command is running; nothing was sent.`
+  )
+
+/** The check and the send of one interrupt, in one transaction; only the check is interruptible. */
+export const interruptCommand = (
+  conn: Conn,
+  sessionId: string,
+  promptId: string
+): Effect.Effect<InterruptCheck, TermPilotError> =>
+  inTransaction(
+    conn,
+    Effect.gen(function* () {
+      const prompt = yield* Effect.interruptible(getPrompt(conn, sessionId))
+      const found = interruptVerdict(prompt, promptId)
+      if (found === "unverifiable") return yield* cannotVerify(sessionId)
+      if (found !== "running") return found
+      yield* sendText(conn, sessionId, ETX, "the interrupt")
+      return "sent" as const
+    })
+  ).pipe(Effect.withSpan("Iterm2Terminal.interrupt"))

@@ -1,0 +1,117 @@
+/**
+ * RecordedBackend — the tmux backend under test (makeTmuxBackend, no runner) over a recorded
+ * TmuxWorld (test/support/tmuxWorld: every pane's input logged by `script -I`), for tests that must
+ * count the exact bytes a pane received. `watch` subscribes to a pane's events (kept until close),
+ * `ready` gets a pane to `ready` (Enter once, as the docs tell a person), `start` submits a command
+ * and waits for its CommandStart, `etx` counts 0x03 bytes a pane received after a recorder mark.
+ */
+import { Effect, Exit, Option, Queue, Scope } from "effect"
+import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
+import type { PromptEvent } from "../../../src/services/PromptTracker.js"
+import { waitUntil } from "../tmuxWorld/Recorder.js"
+import { type PaneOptions, TmuxWorld, type WorldPane } from "../tmuxWorld/TmuxWorld.js"
+
+export const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
+
+/** The failure's code of an effect expected to fail. */
+export const codeOf = <A>(effect: Effect.Effect<A, { readonly code: string }>): Promise<string> =>
+  run(Effect.map(Effect.flip(effect), (e) => e.code))
+
+/** One pane's events, in order, from the moment `watch` returned. */
+export class Events {
+  constructor(private readonly queue: Queue.Dequeue<PromptEvent>) {}
+
+  /** The next event of kind `tag` (earlier ones of other kinds are skipped), within `timeoutMs`. */
+  async next<T extends PromptEvent["_tag"]>(
+    tag: T,
+    timeoutMs = 10_000
+  ): Promise<Extract<PromptEvent, { _tag: T }>> {
+    const found = await run(
+      Effect.gen(this, function* () {
+        for (;;) {
+          const event = yield* Queue.take(this.queue)
+          if (event._tag === tag) return event as Extract<PromptEvent, { _tag: T }>
+        }
+      }).pipe(Effect.timeout(timeoutMs), Effect.option)
+    )
+    if (Option.isNone(found)) throw new Error(`no ${tag} event within ${timeoutMs} ms`)
+    return found.value
+  }
+
+  /** Every event already queued, taken. */
+  async drain(): Promise<ReadonlyArray<PromptEvent>> {
+    return [...(await run(Queue.takeAll(this.queue)))]
+  }
+}
+
+export class RecordedBackend {
+  readonly world = TmuxWorld.create()
+  private readonly scopes: Array<Scope.CloseableScope> = []
+  backend!: TmuxBackend
+
+  /** The world's first session `main` with one pane, then the backend over the world's socket. */
+  async open(overrides: Partial<TmuxSettings> = {}): Promise<WorldPane> {
+    const first = await this.world.newSession("main")
+    this.backend = await this.extraBackend(overrides)
+    return first
+  }
+
+  /** Another backend over the same socket (e.g. one that runs in a given pane), closed by `close`. */
+  async extraBackend(overrides: Partial<TmuxSettings> = {}): Promise<TmuxBackend> {
+    const scope = await run(Scope.make())
+    this.scopes.push(scope)
+    return run(
+      makeTmuxBackend({
+        sockets: [this.world.socket],
+        tmuxPath: "tmux",
+        ownPane: null,
+        commandTimeoutMs: 5_000,
+        ...overrides
+      }).pipe(Scope.extend(scope))
+    )
+  }
+
+  pane(options: PaneOptions = {}): Promise<WorldPane> {
+    return this.world.newWindow("main", options)
+  }
+
+  async watch(id: string, backend = this.backend): Promise<Events> {
+    const scope = await run(Scope.make())
+    this.scopes.push(scope)
+    return new Events(await run(backend.tracker.watch(id).pipe(Scope.extend(scope))))
+  }
+
+  /**
+   * The pane's session id, once the backend reports it `ready`, and its events from before the
+   * Enter that made it so; `promptId` is that prompt's id.
+   */
+  async ready(
+    pane: WorldPane,
+    backend = this.backend
+  ): Promise<{ id: string; events: Events; promptId: string }> {
+    const id = await this.world.sessionId(pane)
+    await run(backend.terminal.listSessions)
+    const events = await this.watch(id, backend)
+    await this.world.press(pane, "Enter")
+    const prompt = await events.next("Prompt")
+    await waitUntil(`${id} ready`, async () => (await run(backend.terminal.readiness(id))) === "ready")
+    return { id, events, promptId: prompt.promptId ?? "" }
+  }
+
+  /** Submit `command` at a ready pane and wait until it started; its prompt id. */
+  async start(id: string, events: Events, command: string): Promise<string> {
+    const { promptId } = await run(this.backend.terminal.submit(id, command))
+    const started = await events.next("CommandStart")
+    if (promptId === null || started.promptId !== promptId) throw new Error(`${command} did not start`)
+    return promptId
+  }
+
+  async close(): Promise<void> {
+    for (const scope of this.scopes.reverse()) await run(Scope.close(scope, Exit.void))
+    await this.world.close()
+  }
+}
+
+/** How many ETX (0x03) bytes `pane` received since the recorder mark `mark`. */
+export const etx = (pane: WorldPane, mark: number): number =>
+  [...pane.files.recorder.since(mark)].filter((b) => b === 0x03).length
