@@ -1,6 +1,6 @@
 /**
- * Property-based fuzzing of all five tools through the real MCP client (InMemoryTransport) against
- * the fake iTerm2 with real shells: 10,000 generated calls. Every session in the world is unable
+ * Property-based fuzzing of all six tools through the real MCP client (InMemoryTransport) against
+ * the fake iTerm2 with real shells: 12,000 generated calls. Every session in the world is unable
  * to take a command (no shell integration, busy, text typed), so nothing may ever be typed.
  * Properties: the server always answers (with results that match the published outputSchema),
  * invalid arguments are invalid_request, valid ones get the contract's outcome, and the SendText
@@ -10,11 +10,11 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 import { openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
-import { argsFor } from "./arbitraries.js"
+import { argsFor, cursors } from "./arbitraries.js"
 import { verdict } from "./oracle.js"
 import { call, expectHealthy, SHORT_TIMEOUTS, type ToolResult } from "./support.js"
 
-/** Calls per fast-check run (issued concurrently) and runs per tool: 5 × 200 × 10 = 10,000 calls. */
+/** Calls per fast-check run (issued concurrently) and runs per tool: 6 × 200 × 10 = 12,000 calls. */
 const BATCH = 10
 const RUNS_PER_TOOL = Number(process.env.FUZZ_RUNS ?? 200)
 
@@ -43,6 +43,8 @@ beforeAll(async () => {
   rig.world.type(typed.sessionId, "typed-by-the-user")
   await rig.world.waitFor(typed.sessionId, (s) => s.screen.screenText().includes("typed-by-the-user"))
   sessionIds = [plain.sessionId, busy.sessionId, typed.sessionId]
+  for (const id of sessionIds)
+    cursors.push((await call(rig.mcp, "read_terminal", { session_id: id })).data.cursor as string)
 }, 60_000)
 
 afterAll(async () => {
@@ -81,7 +83,8 @@ const requestIdArb = () =>
     fc.string({ minLength: 1, maxLength: 40 })
   )
 
-const idsFor = (tool: string) => (tool === "get_command_result" ? requestIdArb() : sessionIdArb())
+const idsFor = (tool: string) =>
+  tool === "get_command_result" || tool === "interrupt_command" ? requestIdArb() : sessionIdArb()
 
 /** What a call with valid arguments must produce in this world. */
 const expectValidOutcome = (tool: string, args: Record<string, unknown>, result: ToolResult) => {
@@ -111,6 +114,14 @@ const expectValidOutcome = (tool: string, args: Record<string, unknown>, result:
         expect(data.error_code).not.toBe("session_not_found")
       else expect(["session_not_found", "command_in_flight"]).toContain(data.error_code)
       requestIds.push(data.request_id as string)
+      return
+    case "interrupt_command":
+      // Every request this world ever made was refused: nothing runs, so nothing is interrupted.
+      if (requestIds.lastIndexOf(args.request_id as string) >= requestIds.length - 200) {
+        expect(data).toMatchObject({ status: "rejected", sent: false, interrupt_sent: false })
+      } else if (!requestIds.includes(args.request_id as string)) {
+        expect(data.error_code).toBe("request_not_found")
+      }
       return
     case "get_command_result":
       // The server keeps the last 256 results; older ids may be forgotten (request_not_found).
@@ -149,9 +160,16 @@ const describeArgs = (args: unknown): string => {
 }
 
 const TAKES_NO_ARGUMENTS = new Set(["list_sessions", "get_current_session"])
-const TOOLS = ["list_sessions", "get_current_session", "read_terminal", "run_command", "get_command_result"]
+const TOOLS = [
+  "list_sessions",
+  "get_current_session",
+  "read_terminal",
+  "run_command",
+  "get_command_result",
+  "interrupt_command"
+]
 
-describe("fuzzing the five tools", () => {
+describe("fuzzing the six tools", () => {
   it("the world's sessions all refuse a command (the fixture cannot type)", async () => {
     for (const id of sessionIds) {
       const result = await call(rig.mcp, "run_command", { session_id: id, command: "true" })

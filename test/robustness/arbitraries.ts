@@ -93,9 +93,17 @@ export const anyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((ti
   )
 })).value
 
+/** Cursors read_terminal really returned (set by the suite), so `since` also sees real ones. */
+export const cursors: Array<string> = []
+
 /** A valid value for one field of the contract (plus its near misses, which `anyValue` covers). */
 const validFor = (tool: string, key: string, ids: fc.Arbitrary<string>): fc.Arbitrary<unknown> => {
   switch (key) {
+    case "since":
+      return fc.oneof(
+        fc.constantFrom(...(cursors.length > 0 ? cursors : ["none"])),
+        fc.string({ maxLength: 40 })
+      )
     case "session_id":
     case "request_id":
       return ids

@@ -87,7 +87,12 @@ export const CONTRACT: Record<string, Record<string, Field>> = {
   read_terminal: {
     session_id: { required: true, check: identifier },
     max_lines: { required: false, check: integerIn(1, 2000) },
-    max_chars: { required: false, check: integerIn(1, 131072) }
+    max_chars: { required: false, check: integerIn(1, 131072) },
+    // A string is decoded as a cursor, which only a real cursor of that very session passes.
+    since: {
+      required: false,
+      check: (v) => (typeof v === "string" && [...v].length <= 256 ? "either" : "invalid")
+    }
   },
   run_command: {
     session_id: { required: true, check: identifier },
@@ -99,6 +104,10 @@ export const CONTRACT: Record<string, Record<string, Field>> = {
   get_command_result: {
     request_id: { required: true, check: identifier },
     wait_seconds: { required: false, check: numberIn((n) => n >= 0 && n <= 300) }
+  },
+  interrupt_command: {
+    request_id: { required: true, check: identifier },
+    wait_seconds: { required: false, check: numberIn((n) => n >= 0 && n <= 60) }
   }
 }
 
