@@ -1,7 +1,8 @@
 /**
  * End to end over real stdio and real tmux: the built `termpilot` binary, configured only by its
  * environment (TERMPILOT_BACKENDS=tmux, TERMPILOT_TMUX_SOCKETS, TMUX_TMPDIR, HOME), serves
- * list_sessions and run_command to the SDK's StdioClientTransport; stdout is JSON-RPC only. And
+ * list_sessions and run_command to the SDK's StdioClientTransport; stdout is JSON-RPC only; progress
+ * notifications, a cancel and interrupt_command work over the same pipe. And
  * `termpilot shell-integration bash` prints exactly the snippet the world's panes source.
  * Needs the build (`npx tsc -p tsconfig.build.json`; `npm test` builds first).
  */
@@ -102,6 +103,54 @@ describe("termpilot over stdio against real tmux", () => {
     await expect
       .poll(async () => (await world.tmux("list-clients", "-F", "#{client_pid}")).trim(), { timeout: 10_000 })
       .toBe("")
+  })
+
+  it("a long command over stdio: progress notifications, the client's cancel, then interrupt_command", async () => {
+    const { client, stderr, protocolErrors } = await connect(childEnv())
+    try {
+      await settle({ client } as unknown as McpHarness, pane, "ready")
+      const mark = pane.files.recorder.mark()
+      const progress: Array<{ progress: number; message?: string | undefined }> = []
+      const abort = new AbortController()
+      const waiting = client
+        .callTool(
+          { name: "run_command", arguments: { session_id: pane.id, command: "sleep 100" } },
+          undefined,
+          {
+            onprogress: (p) => progress.push(p),
+            signal: abort.signal,
+            timeout: 60_000
+          }
+        )
+        .then(
+          () => "answered",
+          () => "rejected"
+        )
+      await expect.poll(() => progress.length, { timeout: 10_000 }).toBeGreaterThan(0)
+      const requestId = /request_id ([0-9a-f]{32})/.exec(progress[0]?.message ?? "")?.[1]
+      expect(requestId).toBeDefined()
+      abort.abort()
+      expect(await waiting).toBe("rejected")
+      const seen = progress.length
+
+      const stopped = await client.callTool({
+        name: "interrupt_command",
+        arguments: { request_id: requestId, wait_seconds: 10 }
+      })
+      expect(stopped.structuredContent).toMatchObject({
+        request_id: requestId,
+        status: "completed",
+        exit_code: 130,
+        interrupt_sent: true
+      })
+      // What the pane received: the command, then one ETX — nothing else.
+      expect(JSON.stringify(pane.files.recorder.textSince(mark))).toBe(JSON.stringify("sleep 100\r\u0003"))
+      expect(progress.length).toBe(seen)
+    } finally {
+      await client.close()
+    }
+    expect(protocolErrors).toEqual([])
+    expect(stderr()).not.toContain('"jsonrpc"')
   })
 
   it("with no configuration at all, finds the default tmux server as `tmux` would and runs there", async () => {
