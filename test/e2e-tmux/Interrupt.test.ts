@@ -4,7 +4,6 @@
  * reaching any pane, whatever it cannot verify (unknown request, never started, already over,
  * copy mode, pane gone). Progress notifications and cancellation are checked here too.
  */
-import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   callWithProgress,
@@ -30,23 +29,6 @@ afterAll(async () => {
 
 const ETX = "\u0003"
 
-const readProc = (path: string): string => {
-  try {
-    return readFileSync(path, "utf8")
-  } catch {
-    return ""
-  }
-}
-
-/** The command owning the terminal of the pane's shell: its tty's foreground group, from /proc. */
-const foreground = (pane: RigPane): string | null => {
-  const shell = pane.files.shellPid()
-  if (shell === null) return null
-  const stat = readProc(`/proc/${shell}/stat`)
-  const tpgid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5]
-  return tpgid === undefined ? null : readProc(`/proc/${tpgid}/comm`).trim() || null
-}
-
 /** A new pane running `command` (sent by TermPilot, not waited for), its shell busy with it. */
 const started = async (command: string) => {
   const pane = await rig.pane()
@@ -59,7 +41,7 @@ const started = async (command: string) => {
   // The start mark comes before the program runs: interrupt once it owns the terminal (a trap is
   // only set once the program says "armed").
   if (command.startsWith("sleep "))
-    await waitUntil("sleep in the foreground", () => foreground(pane) === "sleep")
+    await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
   if (command.includes("echo armed")) await rig.world.waitForScreen(pane, (screen) => /^armed$/m.test(screen))
   return { pane, requestId: sent.data.request_id }
 }

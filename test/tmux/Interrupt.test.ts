@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { codeOf, etx, RecordedBackend, run } from "../support/tmux/RecordedBackend.js"
 import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { FENCE } from "../support/tmuxWorld/Recorder.js"
+import { FENCE, waitUntil } from "../support/tmuxWorld/Recorder.js"
 import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
 
 describe("tmux interrupt", () => {
@@ -30,6 +30,7 @@ describe("tmux interrupt", () => {
     const pane = await rig.pane()
     const { id, events } = await rig.ready(pane)
     const promptId = await rig.start(id, events, "sleep 100")
+    await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
     const panes = [pane, bystander]
     const marks = panes.map((p) => p.files.recorder.mark())
     expect(await run(rig.backend.terminal.interrupt(id, promptId))).toBe("sent")
@@ -69,6 +70,7 @@ describe("tmux interrupt", () => {
     const pane = await rig.pane()
     const { id, events } = await rig.ready(pane)
     const promptId = await rig.start(id, events, "sleep 100")
+    await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
     await rig.world.tmux("copy-mode", "-t", pane.paneId)
     const copy = await expectNothingReached([rig.world], () =>
       codeOf(rig.backend.terminal.interrupt(id, promptId))

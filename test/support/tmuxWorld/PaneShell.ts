@@ -110,6 +110,26 @@ export class PaneFiles {
     return existsSync(path) ? Number(readFileSync(path, "utf8").trim()) : null
   }
 
+  /**
+   * The command owning the terminal of the pane's shell (the `comm` of its tty's foreground process
+   * group, from /proc), or null. A shell reports a command's start just before the program takes the
+   * terminal: tests that interrupt a program wait for it here first.
+   */
+  foreground(): string | null {
+    const shell = this.shellPid()
+    if (shell === null) return null
+    const read = (path: string): string => {
+      try {
+        return readFileSync(path, "utf8")
+      } catch {
+        return ""
+      }
+    }
+    const stat = read(`/proc/${shell}/stat`)
+    const tpgid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5]
+    return tpgid === undefined ? null : read(`/proc/${tpgid}/comm`).trim() || null
+  }
+
   /** The argv of the last `tp_argv`, or null when it never ran. */
   argv(): ReadonlyArray<string> | null {
     const path = join(this.dir, "argv")
