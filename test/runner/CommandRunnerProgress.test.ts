@@ -22,6 +22,16 @@ const settle = Effect.promise(
   () => new Promise<void>((resolve) => setTimeout(() => setTimeout(() => setTimeout(resolve, 0), 0), 0))
 )
 
+/** The runner and the fake terminal, with session s1 whose next command is typed at prompt p1. */
+const sessionS1 = (output?: string) =>
+  Effect.gen(function* () {
+    const runner = yield* CommandRunner
+    const fake = yield* FakeTerminalDriver
+    yield* fake.addSession("s1", { promptId: "p1" })
+    if (output !== undefined) yield* fake.setOutput("s1", "p1", output)
+    return { runner, fake }
+  })
+
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("")
 
 describe("CommandRunner: progress while waiting", () => {
@@ -30,10 +40,8 @@ describe("CommandRunner: progress while waiting", () => {
     () =>
       inWorld(
         Effect.gen(function* () {
-          const runner = yield* CommandRunner
-          const fake = yield* FakeTerminalDriver
+          const { runner, fake } = yield* sessionS1()
           const call = yield* makeCall()
-          yield* fake.addSession("s1", { promptId: "p1" })
           const fiber = yield* Effect.fork(within(call, runner.run(request("s1", "make"))))
           yield* fake.awaitSent(1)
           yield* TestClock.adjust(Duration.seconds(1))
@@ -58,11 +66,8 @@ describe("CommandRunner: progress while waiting", () => {
   it.effect("a line count the backend cannot give is reported as null, and the wait goes on", () =>
     inWorld(
       Effect.gen(function* () {
-        const runner = yield* CommandRunner
-        const fake = yield* FakeTerminalDriver
+        const { runner, fake } = yield* sessionS1(lines(4))
         const call = yield* makeCall()
-        yield* fake.addSession("s1", { promptId: "p1" })
-        yield* fake.setOutput("s1", "p1", lines(4))
         const submitted = yield* runner.run(request("s1", "make", { waitForCompletion: false }))
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "make" })
         yield* fake.failNext("outputLineCount", { error: fail("output_unavailable", "no positions") })
@@ -77,9 +82,7 @@ describe("CommandRunner: progress while waiting", () => {
   it.effect("get_command_result reports only while it waits; at wait 0 or without a token, none", () =>
     inWorld(
       Effect.gen(function* () {
-        const runner = yield* CommandRunner
-        const fake = yield* FakeTerminalDriver
-        yield* fake.addSession("s1", { promptId: "p1" })
+        const { runner } = yield* sessionS1()
         const submitted = yield* runner.run(request("s1", "make", { waitForCompletion: false }))
         const quiet = yield* makeCall({ wantsProgress: false })
         const noWait = yield* makeCall()
@@ -103,11 +106,8 @@ describe("CommandRunner: progress while waiting", () => {
   it.effect("interrupt_command reports while it waits for the command to stop", () =>
     inWorld(
       Effect.gen(function* () {
-        const runner = yield* CommandRunner
-        const fake = yield* FakeTerminalDriver
+        const { runner, fake } = yield* sessionS1(lines(2))
         const call = yield* makeCall()
-        yield* fake.addSession("s1", { promptId: "p1" })
-        yield* fake.setOutput("s1", "p1", lines(2))
         const submitted = yield* runner.run(request("s1", "sleep 100", { waitForCompletion: false }))
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "sleep 100" })
         const fiber = yield* Effect.fork(within(call, runner.interrupt(submitted.request_id, 10)))
@@ -156,11 +156,8 @@ describe("CommandRunner: a cancelled call", () => {
     () =>
       inWorld(
         Effect.gen(function* () {
-          const runner = yield* CommandRunner
-          const fake = yield* FakeTerminalDriver
+          const { runner, fake } = yield* sessionS1("built\n")
           const call = yield* makeCall()
-          yield* fake.addSession("s1", { promptId: "p1" })
-          yield* fake.setOutput("s1", "p1", "built\n")
           const fiber = yield* Effect.fork(
             within(call, runner.run(request("s1", "make", { timeoutSeconds: 60 })))
           )
@@ -182,10 +179,7 @@ describe("CommandRunner: a cancelled call", () => {
   it.effect("get_command_result and interrupt_command return the current result at once", () =>
     inWorld(
       Effect.gen(function* () {
-        const runner = yield* CommandRunner
-        const fake = yield* FakeTerminalDriver
-        yield* fake.addSession("s1", { promptId: "p1" })
-        yield* fake.setOutput("s1", "p1", "tick\n")
+        const { runner, fake } = yield* sessionS1("tick\n")
         const submitted = yield* runner.run(request("s1", "tail -f log", { waitForCompletion: false }))
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "tail -f log" })
         const resultCall = yield* makeCall()
