@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   callWithProgress,
   commandResult,
+  expectSteadyProgress,
   interruptCommand,
-  requestIdOf,
   runCommand,
   waitForReadiness
 } from "../support/E2eHelpers.js"
@@ -144,21 +144,7 @@ describe("interrupt_command on tmux", () => {
 describe("progress and cancellation on tmux", () => {
   it("a 5 s command gives 3 to 7 increasing notifications naming the request, none after the answer", async () => {
     const pane = await rig.pane()
-    const call = callWithProgress(rig.mcp, "run_command", {
-      session_id: pane.id,
-      command: "for i in 1 2 3 4 5; do echo tick-$i; sleep 1; done",
-      timeout_seconds: 30
-    })
-    const answer = await call.answer
-    expect(answer.data).toMatchObject({ status: "completed", exit_code: 0 })
-    const seen = [...call.progress]
-    expect(seen.length).toBeGreaterThanOrEqual(3)
-    expect(seen.length).toBeLessThanOrEqual(7)
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress)
-    for (const p of seen) expect(requestIdOf(p.message)).toBe(answer.data.request_id)
-    expect(seen.some((p) => /output line/.test(p.message ?? ""))).toBe(true)
-    await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(call.progress.length).toBe(seen.length)
+    await expectSteadyProgress(rig.mcp, pane.id)
   })
 
   it("a cancelled interrupt_command wait stops at once; the result is kept", async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   callWithProgress,
   commandResult,
+  expectSteadyProgress,
   requestIdOf,
   runCommand,
   waitForReadiness
@@ -53,25 +54,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 describe("progress while waiting", () => {
   it("a 5 s command gives 3 to 7 notifications, increasing, naming the request, none after the answer", async () => {
     const s = await rig.world.createWindow()
-    const call = callWithProgress(rig.mcp, "run_command", {
-      session_id: s.sessionId,
-      command: "for i in 1 2 3 4 5; do echo tick-$i; sleep 1; done",
-      timeout_seconds: 30
-    })
-    const answer = await call.answer
-    expect(answer.isError, JSON.stringify(answer.data)).toBe(false)
-    expect(answer.data).toMatchObject({ status: "completed", exit_code: 0 })
-    const requestId = answer.data.request_id as string
-    const seen = [...call.progress]
-    expect(seen.length).toBeGreaterThanOrEqual(3)
-    expect(seen.length).toBeLessThanOrEqual(7)
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress)
-    for (const p of seen) expect(requestIdOf(p.message)).toBe(requestId)
-    // Lines so far are counted where the backend can tell: the later reports name some.
-    expect(seen.some((p) => /output line/.test(p.message ?? ""))).toBe(true)
-    await settle(1500)
-    expect(call.progress.length, "notifications after the answer").toBe(seen.length)
-    expect(call.progress.every((p) => p.at <= answer.at)).toBe(true)
+    await expectSteadyProgress(rig.mcp, s.sessionId)
   })
 
   it("get_command_result with wait_seconds reports progress too; a call without a token gets none", async () => {

@@ -135,6 +135,32 @@ export const callWithProgress = (
 export const requestIdOf = (message: string | undefined): string | undefined =>
   /request_id ([0-9a-f]{32})/.exec(message ?? "")?.[1]
 
+/**
+ * The progress contract on one backend: a 5 s run_command with a progressToken gets 3 to 7
+ * notifications, `progress` increasing, each naming the request_id, some with output line counts,
+ * and none after the answer (looked for again 1.5 s later).
+ */
+export const expectSteadyProgress = async (mcp: McpHarness, sessionId: string): Promise<void> => {
+  const call = callWithProgress(mcp, "run_command", {
+    session_id: sessionId,
+    command: "for i in 1 2 3 4 5; do echo tick-$i; sleep 1; done",
+    timeout_seconds: 30
+  })
+  const answer = await call.answer
+  expect(answer.isError, JSON.stringify(answer.data)).toBe(false)
+  expect(answer.data).toMatchObject({ status: "completed", exit_code: 0 })
+  const seen = [...call.progress]
+  expect(seen.length).toBeGreaterThanOrEqual(3)
+  expect(seen.length).toBeLessThanOrEqual(7)
+  for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress)
+  for (const p of seen) expect(requestIdOf(p.message)).toBe(answer.data.request_id)
+  // Lines so far are counted where the backend can tell: the later reports name some.
+  expect(seen.some((p) => /output line/.test(p.message ?? ""))).toBe(true)
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  expect(call.progress.length, "notifications after the answer").toBe(seen.length)
+  expect(call.progress.every((p) => p.at <= answer.at)).toBe(true)
+}
+
 /** Polls read_terminal (bounded) until the session's readiness is `expected`. */
 export const waitForReadiness = async (
   mcp: McpHarness,
