@@ -10,9 +10,7 @@ import type { RequestContext } from "./CommandResults.js"
 
 export interface InFlight {
   readonly ctx: RequestContext
-  /** Whether submit returned (the text was sent). */
-  readonly sent: boolean
-  /** The prompt the command was typed at, once sent (null: the backend gave none). */
+  /** The prompt the command was typed at, once sent (null: not sent yet, or the backend gave none). */
   readonly promptId: string | null
   /** The watch's events, once sent: events still queued mean this view is behind the terminal. */
   readonly events: Queue.Dequeue<PromptEvent> | null
@@ -54,7 +52,7 @@ export const makeInFlightRequests: Effect.Effect<InFlightRequests> = Effect.gen(
     Ref.modify(map, (m): [Option.Option<string>, HashMap.HashMap<string, InFlight>] => {
       const holder = HashMap.get(m, ctx.request.sessionId)
       if (Option.isSome(holder)) return [Option.some(holder.value.ctx.requestId), m]
-      const entry: InFlight = { ctx, sent: false, promptId: null, events: null, started: false, ended: false }
+      const entry: InFlight = { ctx, promptId: null, events: null, started: false, ended: false }
       return [Option.none(), HashMap.set(m, ctx.request.sessionId, entry)]
     })
 
@@ -72,7 +70,7 @@ export const makeInFlightRequests: Effect.Effect<InFlightRequests> = Effect.gen(
   return {
     claim,
     release: (ctx) => change(ctx, () => null),
-    markSent: (ctx, promptId, events) => change(ctx, (e) => ({ ...e, sent: true, promptId, events })),
+    markSent: (ctx, promptId, events) => change(ctx, (e) => ({ ...e, promptId, events })),
     markStarted: (ctx) => change(ctx, (e) => ({ ...e, started: true })),
     markEnded: (ctx) => change(ctx, (e) => ({ ...e, ended: true })),
     byRequest: (requestId) =>

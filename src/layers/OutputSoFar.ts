@@ -2,8 +2,8 @@
  * OutputSoFar — what a command still running has written, as the runner reports it: the line
  * count for progress reports, and the bounded tail of its output for a pending snapshot. Only for
  * a command that may have started (InFlightRequests.mayHaveStarted) whose prompt the backend
- * identified; otherwise nothing
- * (null), and a failed or slow read leaves the snapshot without output rather than failing.
+ * identified; otherwise nothing (null), and a failed or slow read leaves the snapshot without
+ * output rather than failing.
  */
 import { Duration, Effect, Option } from "effect"
 import type { CommandResult } from "../services/CommandRunner.js"
