@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Terminal } from "../../src/services/Terminal.js"
 import { until } from "../robustness/support.js"
+import { waitForKeyWait } from "../support/KeyWait.js"
 import { type BackendRig, openBackendRig } from "./BackendRig.js"
 
 let rig: BackendRig
@@ -145,6 +146,8 @@ describe("Terminal.interrupt (iTerm2)", () => {
     rig.world.transactions.duringNextBegin(async () => {
       writeFileSync(flag, "")
       await shell.waitUntil(() => shell.heldOutput().includes("\x1b]133;B\x07"), 10_000, "the next prompt")
+      // Past readline's window between drawing the prompt and waiting for a key (see KeyWait).
+      await waitForKeyWait(shell.pid)
     })
     const mark = rig.world.ledger.size
 
