@@ -31,6 +31,8 @@ export class CheckedStdioTransport implements Transport {
   /** Inside a line that was too long: drop bytes until its newline. */
   private skipping = false
   private closed = false
+  /** While stdout is full: resolves when it drains. */
+  private drained: Promise<void> | undefined
 
   constructor(private readonly options: StdioTransportOptions = {}) {
     this.stdin = options.stdin ?? process.stdin
@@ -85,12 +87,21 @@ export class CheckedStdioTransport implements Transport {
     void this.write(answer)
   }
 
+  /**
+   * Resolves once stdout has taken the line. While stdout is full, every waiting write shares one
+   * "drain" listener (one per write would pile up listeners under a burst of answers).
+   */
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve()
-    return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve()
-      else this.stdout.once("drain", resolve)
+    if (this.stdout.write(`${JSON.stringify(message)}\n`) && this.drained === undefined)
+      return Promise.resolve()
+    this.drained ??= new Promise((resolve) => {
+      this.stdout.once("drain", () => {
+        this.drained = undefined
+        resolve()
+      })
     })
+    return this.drained
   }
 
   async start(): Promise<void> {
