@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `termpilot` executable: runs the CLI with Node's platform services and stderr-only logging.
  * Exit code 0 on success (including stdin closing in server mode), 2 for a configuration to fix

@@ -2,7 +2,7 @@
  * Where this installation of TermPilot lives, which version it is and which file its `termpilot`
  * bin runs: the nearest enclosing directory whose package.json is named "termpilot", found by
  * walking up from this module. Works from `src/` (tests), from `dist/src/` (the compiled modules)
- * and from the bundle `dist/termpilot.main.js` (the published bin, installed globally or by npx).
+ * and from the bundle `dist/termpilot.main.cjs` (the published bin, installed globally or by npx).
  */
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"

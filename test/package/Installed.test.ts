@@ -34,8 +34,8 @@ const env = (): Record<string, string> => ({
 })
 
 beforeAll(async () => {
-  if (!existsSync(join(root, "dist", "termpilot.main.js")))
-    throw new Error("dist/termpilot.main.js is missing: run `npm run build` first")
+  if (!existsSync(join(root, "dist", "termpilot.main.cjs")))
+    throw new Error("dist/termpilot.main.cjs is missing: run `npm run build` first")
   rig = await openFakeIterm2Rig()
   await rig.world.createWindow({ title: "installed-target" })
   const packed = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
@@ -70,8 +70,8 @@ describe("the installed tarball", () => {
     expect(readdirSync(join(installed, "dist")).sort()).toEqual([
       "THIRD-PARTY-LICENSES.txt",
       "termpilot.js",
-      "termpilot.main.js",
-      "termpilot.main.js.map"
+      "termpilot.main.cjs",
+      "termpilot.main.cjs.map"
     ])
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<
       string,

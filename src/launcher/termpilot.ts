@@ -1,0 +1,72 @@
+/**
+ * The published `termpilot` bin (dist/termpilot.js, built by scripts/bundle.mjs): sets TermPilot's
+ * memory policy, then compiles and runs the one-file bundle dist/termpilot.main.cjs with its V8 code
+ * cache (CodeCache.ts), and writes that cache one second into a start that had none.
+ *
+ * Memory, applied by TermPilot to itself so that no V8 flag is needed: the old generation grows
+ * 10 % at a time instead of V8's default factor (up to 4×), so a long session stays near its
+ * warmed-up RSS. With `NODE_OPTIONS=--enable-source-maps` the bundle is loaded through Node's
+ * module loader instead (no cache), so stack traces point into the TypeScript sources.
+ */
+import { readFileSync } from "node:fs"
+import Module, { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import v8 from "node:v8"
+import vm from "node:vm"
+import { cacheDirectory, cacheFile, ensurePrivateDirectory, readCache, writeCache } from "./CodeCache.js"
+
+/** The bundle evaluates to this function: CommonJS's module wrapper, written out by the bundler. */
+type Entry = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string
+) => void
+
+/** How long a start without a cache runs before it saves one (the functions it compiled by then are in it). */
+const SAVE_AFTER_MS = 1_000
+
+v8.setFlagsFromString("--heap-growing-percent=10")
+
+/** Compiled by Node's module loader, which registers the bundle's source map. */
+const compileWithSourceMaps = (file: string, source: string): Entry => {
+  const loader = new Module(file)
+  loader.filename = file
+  ;(loader as unknown as { _compile: (code: string, filename: string) => void })._compile(
+    `module.exports = ${source}`,
+    file
+  )
+  return loader.exports as Entry
+}
+
+/** What a cache depends on besides the source: Node's version, the architecture, the V8 flags. */
+const runtime = (): ReadonlyArray<string> => [
+  process.version,
+  process.arch,
+  process.execArgv.join(" "),
+  process.env.NODE_OPTIONS ?? ""
+]
+
+/** Compiled with the code cache when there is a usable one; schedules saving one when there is not. */
+const compileWithCache = (file: string, source: string): Entry => {
+  const dir = cacheDirectory(process.env, process.platform)
+  const target =
+    dir !== undefined && ensurePrivateDirectory(dir) ? cacheFile(dir, runtime(), source) : undefined
+  const cachedData = target === undefined ? undefined : readCache(target)
+  const script = new vm.Script(
+    source,
+    cachedData === undefined ? { filename: file } : { filename: file, cachedData }
+  )
+  if (target !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    setTimeout(() => writeCache(target, script.createCachedData()), SAVE_AFTER_MS).unref()
+  }
+  return script.runInThisContext() as Entry
+}
+
+const main = join(dirname(fileURLToPath(import.meta.url)), "termpilot.main.cjs")
+const source = readFileSync(main, "utf8")
+const entry = process.sourceMapsEnabled ? compileWithSourceMaps(main, source) : compileWithCache(main, source)
+const exported = { exports: {} }
+entry.call(exported.exports, exported.exports, createRequire(main), exported, main, dirname(main))
