@@ -43,6 +43,15 @@ const result = await build({
   logLevel: "warning"
 })
 
+// V8 keeps a source of Latin-1 characters at one byte each, any other character makes it two: one
+// "•" in a regex once cost 3 MB of RSS. esbuild escapes strings; regex literals are on us.
+const bundled = readFileSync(join(dist, "termpilot.main.cjs"), "latin1")
+const wide = /[^\x00-\x7f]/.exec(bundled)
+if (wide !== null)
+  throw new Error(
+    `dist/termpilot.main.cjs has a non-ASCII byte at ${wide.index} (${JSON.stringify(bundled.slice(wide.index - 40, wide.index + 10))}): write it as an escape in the source`
+  )
+
 // The bin itself: the launcher and its code cache, Node's built-in modules only.
 await build({
   absWorkingDir: root,

@@ -154,7 +154,7 @@ const isPlaceholder = (value: string): boolean =>
   value.startsWith("=") ||
   /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}?|\(.*)$/.test(value) ||
   /^(?:null|none|nil|true|false|undefined)$/i.test(value) ||
-  /^[*xX•.]+$/.test(value) ||
+  /^[*xX\u2022.]+$/.test(value) ||
   /^<[^>]*>$/.test(value)
 
 const unquote = (
