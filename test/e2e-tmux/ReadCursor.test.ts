@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  expectCursorLostPastHistory,
   interruptCommand,
   numbered,
   readTerminal,
@@ -52,20 +53,7 @@ describe("read_terminal since on tmux", () => {
     await rig.world.tmux("set", "-g", "history-limit", "1000")
     const pane = await rig.pane()
     await rig.world.tmux("set", "-g", "history-limit", "10000")
-    const first = await readTerminal(rig.mcp, { session_id: pane.id })
-    const ran = await runCommand(rig.mcp, { session_id: pane.id, command: "seq -f 'big-%g' 1 5000" })
-    expect(ran.data).toMatchObject({ status: "completed", exit_code: 0 })
-    const next = await readTerminal(rig.mcp, {
-      session_id: pane.id,
-      since: first.data.cursor,
-      max_lines: 2000
-    })
-    expect(next.isError, JSON.stringify(next.data)).toBe(false)
-    expect(next.data.cursor_lost).toBe(true)
-    const lines = next.data.content.split("\n")
-    expect(lines).toContain("big-5000")
-    expect(lines).not.toContain("big-1")
-    expect(lines.length).toBeLessThanOrEqual(1000 + 60)
+    await expectCursorLostPastHistory(rig.mcp, pane.id, 1000, 60)
   })
 
   it("clear-history loses the cursor; another pane's cursor is invalid_request", async () => {

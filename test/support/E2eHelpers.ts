@@ -161,6 +161,30 @@ export const expectSteadyProgress = async (mcp: McpHarness, sessionId: string): 
   expect(call.progress.every((p) => p.at <= answer.at)).toBe(true)
 }
 
+/**
+ * The contract both backends keep when more output came than the history holds: after a read,
+ * 5,000 new lines, then a read `since` its cursor is `cursor_lost`, with the end of the output
+ * (and the prompt after it), not its start, and no more than the history's `historyLines` (+ `slack`
+ * rows of screen and prompt).
+ */
+export const expectCursorLostPastHistory = async (
+  mcp: McpHarness,
+  sessionId: string,
+  historyLines: number,
+  slack: number
+): Promise<void> => {
+  const first = await readTerminal(mcp, { session_id: sessionId })
+  const ran = await runCommand(mcp, { session_id: sessionId, command: "seq -f 'big-%g' 1 5000" })
+  expect(ran.data).toMatchObject({ status: "completed", exit_code: 0 })
+  const next = await readTerminal(mcp, { session_id: sessionId, since: first.data.cursor, max_lines: 2000 })
+  expect(next.isError, JSON.stringify(next.data)).toBe(false)
+  expect(next.data.cursor_lost).toBe(true)
+  const lines = next.data.content.split("\n")
+  expect(lines).toContain("big-5000")
+  expect(lines).not.toContain("big-1")
+  expect(lines.length).toBeLessThanOrEqual(historyLines + slack)
+}
+
 /** Polls read_terminal (bounded) until the session's readiness is `expected`. */
 export const waitForReadiness = async (
   mcp: McpHarness,
