@@ -49,18 +49,33 @@ const runtime = (): ReadonlyArray<string> => [
   process.env.NODE_OPTIONS ?? ""
 ]
 
+/** The cache file for `source` in a private cache directory, or undefined (off, or unusable). */
+const cacheTarget = (source: string): string | undefined => {
+  try {
+    const dir = cacheDirectory(process.env, process.platform)
+    return dir !== undefined && ensurePrivateDirectory(dir) ? cacheFile(dir, runtime(), source) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Saves the code compiled so far; a failure only means the next start compiles again. */
+const saveCache = (target: string, script: vm.Script): void => {
+  try {
+    writeCache(target, script.createCachedData())
+  } catch {}
+}
+
 /** Compiled with the code cache when there is a usable one; schedules saving one when there is not. */
 const compileWithCache = (file: string, source: string): Entry => {
-  const dir = cacheDirectory(process.env, process.platform)
-  const target =
-    dir !== undefined && ensurePrivateDirectory(dir) ? cacheFile(dir, runtime(), source) : undefined
+  const target = cacheTarget(source)
   const cachedData = target === undefined ? undefined : readCache(target)
   const script = new vm.Script(
     source,
     cachedData === undefined ? { filename: file } : { filename: file, cachedData }
   )
   if (target !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-    setTimeout(() => writeCache(target, script.createCachedData()), SAVE_AFTER_MS).unref()
+    setTimeout(() => saveCache(target, script), SAVE_AFTER_MS).unref()
   }
   return script.runInThisContext() as Entry
 }

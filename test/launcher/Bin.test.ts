@@ -112,6 +112,13 @@ describe("the bin's code cache", () => {
     expect(caches()).toEqual([])
   }, 30_000)
 
+  it("is skipped, and the server still serves, when the cache directory's place holds a file", async () => {
+    mkdirSync(cacheHome, { recursive: true })
+    writeFileSync(cacheDir, "not a directory")
+    await session(1_500)
+    expect(readFileSync(cacheDir, "utf8")).toBe("not a directory")
+  }, 30_000)
+
   it("is off with NODE_DISABLE_COMPILE_CACHE=1, and with source-mapped stack traces", async () => {
     await session(1_500, { NODE_DISABLE_COMPILE_CACHE: "1" })
     expect(existsSync(cacheDir)).toBe(false)
