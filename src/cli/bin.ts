@@ -1,5 +1,6 @@
 /**
- * The `termpilot` executable: runs the CLI with Node's platform services and stderr-only logging.
+ * The program behind `termpilot` (bundled into dist/termpilot.main.cjs, which the bin in src/launcher/
+ * compiles and runs): the CLI with Node's platform services and stderr-only logging.
  * Exit code 0 on success (including stdin closing in server mode), 2 for a configuration to fix
  * (config file or environment), 1 on other failures. Colour only on a terminal (Colour.ts). The plain
  * server (what an MCP client starts) runs without loading the command-line parser and the
