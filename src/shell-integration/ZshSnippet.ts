@@ -1,15 +1,17 @@
 /**
  * ZshSnippet — `termpilot shell-integration zsh`: OSC 133 A/B/C/D and OSC 7 for zsh 5.x inside tmux,
- * every 133 mark carrying `;tp=<token>`. No fork per prompt: D and OSC 7 from the first precmd hook, C
- * from the last preexec hook, A/B in PS1 (and B again at the end of a non-empty RPROMPT).
+ * every 133 mark carrying `;tp=<token>;n=<prompt number>` (specs/security.md, "Marks"). No fork per
+ * prompt: D and OSC 7 from the first precmd hook, C from the last preexec hook, A/B in PS1 (and B again
+ * at the end of a non-empty RPROMPT), renumbered by the last precmd hook.
  */
 import { script } from "./ScriptText.js"
 
 export const zshSnippet = script`# TermPilot shell integration for zsh 5.x. Source it at the END of ~/.zshrc (after your prompt or prompt
 # framework). It acts only inside tmux ($TMUX set); elsewhere it does nothing.
 # Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
-# when nothing ran), each with ;tp=<token>, and OSC 7 (cwd, percent-encoded). The token is random per
-# shell and announced once to tmux in the pane option @termpilot_tokens. Nothing forks per prompt.
+# when nothing ran), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
+# token is random per shell and announced once, with the shell's pid, to tmux in the pane option
+# @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt.
 if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   () {
     emulate -L zsh
@@ -22,17 +24,16 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
       __tp_token=\${(L)__tp_token}
     fi
   }
-  typeset -g __tp_ran=0 __tp_pwd= __tp_url=
-  typeset -g __tp_a=$'%{\e]133;A;tp='$__tp_token$'\a%}' __tp_b=$'%{\e]133;B;tp='$__tp_token$'\a%}'
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b=
 
   # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then OSC 7.
   __tp_precmd() {
     local ec=$?
     emulate -L zsh
     if (( __tp_ran )); then
-      printf '\e]133;D;%s;tp=%s\a' $ec $__tp_token
+      printf '\e]133;D;%s;tp=%s;n=%s\a' $ec $__tp_token $__tp_n
     else
-      printf '\e]133;D;tp=%s\a' $__tp_token
+      printf '\e]133;D;tp=%s;n=%s\a' $__tp_token $__tp_n
     fi
     __tp_ran=0
     [[ $PWD == $__tp_pwd ]] || __tp_encode_pwd
@@ -43,14 +44,16 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   # Last preexec hook: C, right before the command's own output.
   __tp_preexec() {
     __tp_ran=1
-    printf '\e]133;C;tp=%s\a' $__tp_token
+    printf '\e]133;C;tp=%s;n=%s\a' $__tp_token $__tp_n
   }
 
-  # Last precmd hook: puts the marks back when something rewrote the prompts, and keeps the hooks'
-  # order (ours first and last) for the next prompt.
+  # Last precmd hook: the next prompt's number into the marks, the marks back when something rewrote
+  # the prompts, and the hooks' order (ours first and last) for the next prompt.
   __tp_prompt() {
     local ec=$?
     emulate -L zsh
+    (( __tp_n += 1 ))
+    __tp_a=$'%{\e]133;A;tp='$__tp_token';n='$__tp_n$'\a%}' __tp_b=$'%{\e]133;B;tp='$__tp_token';n='$__tp_n$'\a%}'
     [[ $PS1 == \${__tp_a}* && $PS1 == *\${__tp_b} ]] || __tp_rewrap PS1
     # A right prompt is drawn after PS1: B goes at its end too, so nothing printable follows the last B.
     [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
@@ -83,7 +86,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
     emulate -L zsh
     setopt extended_glob
     local s=\${(P)1}
-    s=\${s//$'%{\e]133;'[AB]';tp='[0-9a-f]##$'\a%}'/}
+    s=\${s//$'%{\e]133;'[AB]';tp='[0-9a-f]##(';n='[0-9]##|)$'\a%}'/}
     [[ $1 == PS1 ]] && s=$__tp_a$s
     typeset -g "$1=$s$__tp_b"
   }
@@ -99,7 +102,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   __tp_hook
   __tp_prompt
   if [[ -n \${TMUX_PANE-} ]]; then
-    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token" >/dev/null 2>&1 || :
+    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token:$$" >/dev/null 2>&1 || :
   fi
 fi
 `

@@ -1,19 +1,16 @@
 /**
- * TextRender — a small terminal-text renderer for one pane's output stream, pure. It parses
- * escape sequences with state carried across chunks (a CSI may be split between `%output` lines),
- * reports whether anything visible was written (printables, CR, LF, BS, TAB; not escape
- * sequences), and, when capturing, renders text the way a terminal row would show it: CR back to
- * column 0, BS one left, LF ends the line, CSI K erases, CSI C/D/G move, other sequences dropped.
- * Only a bounded tail is kept, whatever the program prints.
+ * TextRender — renders one command's output the way a terminal row shows it, pure: fed the
+ * printable runs, C0 controls and CSI sequences that VtParser (src/domain/VtParser.ts) finds in
+ * the pane's stream, so it never parses escapes itself. CR goes back to column 0, BS one left, TAB
+ * to the next stop, LF ends the line, CSI K erases, CSI C/D/G move; other sequences change nothing
+ * here. Text a terminal would not show is never kept, and what could not be rendered is noted in
+ * the text. Only a bounded tail is kept, whatever the program prints.
  */
 import type { ReadBounds } from "../../services/Terminal.js"
+import { VtParser, type VtSink } from "../VtParser.js"
 
 /** The most of one command's output kept while it runs (run_command's line bound, 128 KiB of text). */
 export const CAPTURE_BOUNDS: ReadBounds = { maxLines: 2000, maxChars: 131072 }
-
-/** Escape-parser states. */
-const State = { Ground: 0, Escape: 1, EscapeIntermediate: 2, Csi: 3, String: 4, StringEscape: 5 } as const
-type State = (typeof State)[keyof typeof State]
 
 /** The rendered tail of a capture: whole lines, oldest first, and whether older text was dropped. */
 export interface RenderedLines {
@@ -22,8 +19,6 @@ export interface RenderedLines {
 }
 
 export class TextRender {
-  private state: State = State.Ground
-  private params = ""
   private lines: Array<string> = []
   private head = 0
   private chars = 0
@@ -35,71 +30,36 @@ export class TextRender {
 
   constructor(private readonly bounds: ReadBounds = CAPTURE_BOUNDS) {}
 
-  /**
-   * Consume `text`. With `capture` the visible text is rendered into the kept tail; without it
-   * only the escape state advances. Returns whether anything visible was written.
-   */
-  write(text: string, capture: boolean): boolean {
-    let visible = false
+  /** Printable characters at the cursor. */
+  print(text: string): void {
     const n = text.length
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i)
-      switch (this.state) {
-        case State.Ground:
-          if (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f)) {
-            visible = true
-            if (!capture) continue
-            if (code >= 0xd800 && code <= 0xdbff && i + 1 < n) {
-              this.put(text.slice(i, i + 2))
-              i++
-            } else {
-              this.put(text[i]!)
-            }
-          } else if (code === 0x1b) {
-            this.state = State.Escape
-          } else if (code === 0x0d || code === 0x0a || code === 0x08 || code === 0x09) {
-            visible = true
-            if (capture) this.control(code)
-          }
-          continue
-        case State.Escape:
-          if (code === 0x5b) {
-            this.state = State.Csi
-            this.params = ""
-          } else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) {
-            this.state = State.String
-          } else if (code >= 0x20 && code <= 0x2f) {
-            this.state = State.EscapeIntermediate
-          } else {
-            this.state = State.Ground
-          }
-          continue
-        case State.EscapeIntermediate:
-          if (code < 0x20 || code > 0x2f) this.state = State.Ground
-          continue
-        case State.Csi:
-          if (code >= 0x40 && code <= 0x7e) {
-            this.state = State.Ground
-            if (capture) this.csi(code)
-          } else if (code === 0x1b) {
-            this.state = State.Escape
-          } else if (this.params.length < 32) {
-            this.params += text[i]
-          }
-          continue
-        case State.String:
-          if (code === 0x07) this.state = State.Ground
-          else if (code === 0x1b) this.state = State.StringEscape
-          continue
-        case State.StringEscape:
-          this.state = code === 0x5c ? State.Ground : State.String
-          continue
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < n) {
+        this.put(text.slice(i, i + 2))
+        i++
+      } else {
+        this.put(text[i]!)
       }
     }
-    return visible
   }
 
-  /** Forget the rendered text (the escape state stays: it belongs to the stream). */
+  /** A C0 control: CR, LF, BS and TAB move the cursor; the others show nothing. */
+  control(code: number): void {
+    if (code === 0x0d) this.col = 0
+    else if (code === 0x08) this.col = Math.max(0, this.col - 1)
+    else if (code === 0x09) this.col = (Math.floor(this.col / 8) + 1) * 8
+    else if (code === 0x0a) this.newline()
+  }
+
+  /** A line of TermPilot's own saying what could not be rendered (after the current one). */
+  note(text: string): void {
+    if (this.cells.length > 0) this.newline()
+    this.print(text)
+    this.newline()
+  }
+
+  /** Forget the rendered text. */
   clear(): void {
     this.lines = []
     this.head = 0
@@ -141,13 +101,6 @@ export class TextRender {
     while (this.cells.length < this.col) this.cells.push(" ")
   }
 
-  private control(code: number): void {
-    if (code === 0x0d) this.col = 0
-    else if (code === 0x08) this.col = Math.max(0, this.col - 1)
-    else if (code === 0x09) this.col = (Math.floor(this.col / 8) + 1) * 8
-    else this.newline()
-  }
-
   private newline(): void {
     let line = this.cells.join("")
     if (this.cells.length > this.bounds.maxChars) {
@@ -173,12 +126,13 @@ export class TextRender {
     }
   }
 
-  private csi(final: number): void {
-    const first = this.params === "" ? Number.NaN : Number.parseInt(this.params, 10)
+  /** A CSI sequence: erase in line and the horizontal moves render; the others change nothing here. */
+  csi(params: string, final: number): void {
+    const first = params === "" ? Number.NaN : Number.parseInt(params, 10)
     const count = Number.isNaN(first) || first < 1 ? 1 : first
     switch (final) {
       case 0x4b: // K: erase in line
-        if (this.params === "" || first === 0) this.cells.length = Math.min(this.cells.length, this.col)
+        if (params === "" || first === 0) this.cells.length = Math.min(this.cells.length, this.col)
         else if (first === 1) for (let c = 0; c <= this.col && c < this.cells.length; c++) this.cells[c] = " "
         else if (first === 2) this.cells = []
         return
@@ -193,4 +147,21 @@ export class TextRender {
         return
     }
   }
+}
+
+/** The rendered text of a whole stream given in chunks (escapes parsed as in a pane's stream). */
+export const renderText = (chunks: Iterable<string>, bounds: ReadBounds = CAPTURE_BOUNDS): RenderedLines => {
+  const render = new TextRender(bounds)
+  const parser = new VtParser()
+  const sink: VtSink = {
+    print: (text) => render.print(text),
+    execute: (code) => render.control(code),
+    csi: (params, final) => render.csi(params, final),
+    osc: () => false,
+    stringStart: () => {},
+    abandoned: (kind, _reason, length) =>
+      render.note(`[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`)
+  }
+  for (const chunk of chunks) parser.write(chunk, sink)
+  return render.result()
 }

@@ -12,6 +12,7 @@ import { paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { Readiness } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
+import { shellHoldsForeground } from "./Foreground.js"
 
 /** One pane as this server life tracks it. */
 export interface PaneEntry {
@@ -26,9 +27,21 @@ export interface PaneEntry {
   fetchingTokens: boolean
 }
 
-/** The readiness of a tracked pane with these tmux flags. */
-export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
-  paneReadiness(flags, entry.stream.facts, entry.inFlight, entry.owner?.isOpen === true)
+/**
+ * The readiness of a tracked pane with these tmux flags; a pane the stream finds ready must also
+ * have the prompt's shell in its terminal's foreground (read from /proc only then).
+ */
+export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness => {
+  const facts = entry.stream.facts
+  const streaming = entry.owner?.isOpen === true
+  const verdict = paneReadiness(flags, facts, entry.inFlight, streaming)
+  if (verdict !== "ready") return verdict
+  return paneReadiness(flags, facts, entry.inFlight, streaming, entryForeground(entry, flags))
+}
+
+/** Whether the shell of the pane's last prompt holds its terminal's foreground (null: cannot tell). */
+export const entryForeground = (entry: PaneEntry, flags: PaneFlags): boolean | null =>
+  shellHoldsForeground(entry.stream.facts.shellPid, flags.panePid)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
@@ -78,7 +91,7 @@ export class PaneTable {
       if (entry.owner?.isOpen === true) return
       entry.owner = client
     }
-    this.deliver(entry, entry.stream.feed(bytes))
+    this.deliver(entry, entry.stream.feed(bytes, Date.now()))
   }
 
   /** The pane's announced tokens, freshly read (a held stream resumes with them). */
