@@ -18,11 +18,12 @@ describe("sanitizeTerminalText", () => {
   })
 
   const introducers = [0x1b, 0x9b]
-  it.each(
-    CONTROLS.filter((cp) => !introducers.includes(cp)).map((cp) => [cp.toString(16), cp] as const)
-  )("strips control 0x%s", (_hex, cp) => {
-    expect(sanitizeTerminalText(`x${String.fromCodePoint(cp)}\ny`)).toEqual({ text: "x\ny", removed: 1 })
-  })
+  it.each(CONTROLS.filter((cp) => !introducers.includes(cp)).map((cp) => [cp.toString(16), cp] as const))(
+    "strips control 0x%s",
+    (_hex, cp) => {
+      expect(sanitizeTerminalText(`x${String.fromCodePoint(cp)}\ny`)).toEqual({ text: "x\ny", removed: 1 })
+    }
+  )
 
   it("reads ESC and CSI as a terminal does: a LF inside the sequence acts, the next byte ends it", () => {
     expect(sanitizeTerminalText("x\x1b\ny")).toEqual({ text: "x\n", removed: 2 })

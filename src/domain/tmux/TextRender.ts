@@ -18,11 +18,32 @@ export interface RenderedLines {
   readonly truncated: boolean
 }
 
+/** Code points in `text` (a surrogate pair is one cell here, as in the cells array). */
+const cellCount = (text: string): number => {
+  let n = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const h = text.charCodeAt(i - 1)
+      if (h >= 0xd800 && h <= 0xdbff) n--
+    }
+  }
+  return n
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+
 export class TextRender {
   private lines: Array<string> = []
   private head = 0
   private chars = 0
-  private cells: Array<string> = []
+  /**
+   * The current line: as one string while the cursor is at its end (`flat`, the fast path for
+   * output that only appends), as cells once the cursor moved back into it.
+   */
+  private flat = ""
+  private flatCells = 0
+  private cells: Array<string> | null = null
   private col = 0
   private dropped = false
   /** Lines completed since the last `clear`, dropped ones included. */
@@ -32,15 +53,31 @@ export class TextRender {
 
   /** Printable characters at the cursor. */
   print(text: string): void {
+    if (this.cells === null && this.col === this.flatCells) {
+      this.flat += text
+      this.flatCells += SURROGATE.test(text) ? cellCount(text) : text.length
+      this.col = this.flatCells
+      if (this.flat.length > this.bounds.maxChars * 2) {
+        this.flat = this.flat.slice(this.flat.length - this.bounds.maxChars)
+        this.flatCells = cellCount(this.flat)
+        this.col = this.flatCells
+        this.dropped = true
+      }
+      return
+    }
+    const cells = this.toCells()
     const n = text.length
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i)
-      if (code >= 0xd800 && code <= 0xdbff && i + 1 < n) {
-        this.put(text.slice(i, i + 2))
-        i++
-      } else {
-        this.put(text[i]!)
-      }
+      const cell = code >= 0xd800 && code <= 0xdbff && i + 1 < n ? text.slice(i, ++i + 1) : text[i]!
+      while (cells.length < this.col) cells.push(" ")
+      cells[this.col++] = cell
+    }
+    if (cells.length > this.bounds.maxChars * 2) {
+      const cut = cells.length - this.bounds.maxChars
+      cells.splice(0, cut)
+      this.col = Math.max(0, this.col - cut)
+      this.dropped = true
     }
   }
 
@@ -54,7 +91,7 @@ export class TextRender {
 
   /** A line of TermPilot's own saying what could not be rendered (after the current one). */
   note(text: string): void {
-    if (this.cells.length > 0) this.newline()
+    if (this.current() !== "") this.newline()
     this.print(text)
     this.newline()
   }
@@ -64,7 +101,9 @@ export class TextRender {
     this.lines = []
     this.head = 0
     this.chars = 0
-    this.cells = []
+    this.flat = ""
+    this.flatCells = 0
+    this.cells = null
     this.col = 0
     this.dropped = false
     this.completed = 0
@@ -72,7 +111,7 @@ export class TextRender {
 
   /** How many lines `result()` would hold if nothing had been dropped. */
   get lineCount(): number {
-    return this.completed + (this.cells.join("").trim() === "" ? 0 : 1)
+    return this.completed + (this.current().trim() === "" ? 0 : 1)
   }
 
   /**
@@ -81,36 +120,63 @@ export class TextRender {
    */
   result(): RenderedLines {
     const lines = this.lines.slice(this.head)
-    const current = this.cells.join("")
+    const current = this.current()
     if (current.trim() !== "") lines.push(current)
     return { lines, truncated: this.dropped }
   }
 
-  private put(cell: string): void {
-    if (this.col > this.cells.length) this.pad()
-    this.cells[this.col++] = cell
-    if (this.cells.length > this.bounds.maxChars * 2) {
-      const cut = this.cells.length - this.bounds.maxChars
-      this.cells.splice(0, cut)
-      this.col = Math.max(0, this.col - cut)
-      this.dropped = true
+  /** A CSI sequence: erase in line and the horizontal moves render; the others change nothing here. */
+  csi(params: string, final: number): void {
+    const first = params === "" ? Number.NaN : Number.parseInt(params, 10)
+    const count = Number.isNaN(first) || first < 1 ? 1 : first
+    switch (final) {
+      case 0x4b: {
+        // K: erase in line
+        const cells = this.toCells()
+        if (params === "" || first === 0) cells.length = Math.min(cells.length, this.col)
+        else if (first === 1) for (let c = 0; c <= this.col && c < cells.length; c++) cells[c] = " "
+        else if (first === 2) cells.length = 0
+        return
+      }
+      case 0x43: // C: forward
+        this.col += Math.min(count, 1000)
+        return
+      case 0x44: // D: back
+        this.col = Math.max(0, this.col - count)
+        return
+      case 0x47: // G: column
+        this.col = Math.min(count - 1, 1000)
+        return
     }
   }
 
-  private pad(): void {
-    while (this.cells.length < this.col) this.cells.push(" ")
+  private current(): string {
+    return this.cells === null ? this.flat : this.cells.join("")
+  }
+
+  private toCells(): Array<string> {
+    if (this.cells === null) {
+      this.cells = Array.from(this.flat)
+      this.flat = ""
+      this.flatCells = 0
+    }
+    return this.cells
   }
 
   private newline(): void {
-    let line = this.cells.join("")
-    if (this.cells.length > this.bounds.maxChars) {
-      line = this.cells.slice(this.cells.length - this.bounds.maxChars).join("")
+    let line = this.current()
+    const cells = this.cells ?? null
+    const width = cells === null ? this.flatCells : cells.length
+    if (width > this.bounds.maxChars) {
+      line = (cells ?? Array.from(line)).slice(width - this.bounds.maxChars).join("")
       this.dropped = true
     }
     this.lines.push(line)
     this.completed++
     this.chars += line.length + 1
-    this.cells = []
+    this.flat = ""
+    this.flatCells = 0
+    this.cells = null
     this.col = 0
     while (
       this.lines.length - this.head > this.bounds.maxLines ||
@@ -123,28 +189,6 @@ export class TextRender {
     if (this.head > 4096) {
       this.lines = this.lines.slice(this.head)
       this.head = 0
-    }
-  }
-
-  /** A CSI sequence: erase in line and the horizontal moves render; the others change nothing here. */
-  csi(params: string, final: number): void {
-    const first = params === "" ? Number.NaN : Number.parseInt(params, 10)
-    const count = Number.isNaN(first) || first < 1 ? 1 : first
-    switch (final) {
-      case 0x4b: // K: erase in line
-        if (params === "" || first === 0) this.cells.length = Math.min(this.cells.length, this.col)
-        else if (first === 1) for (let c = 0; c <= this.col && c < this.cells.length; c++) this.cells[c] = " "
-        else if (first === 2) this.cells = []
-        return
-      case 0x43: // C: forward
-        this.col += Math.min(count, 1000)
-        return
-      case 0x44: // D: back
-        this.col = Math.max(0, this.col - count)
-        return
-      case 0x47: // G: column
-        this.col = Math.min(count - 1, 1000)
-        return
     }
   }
 }
