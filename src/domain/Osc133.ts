@@ -64,17 +64,40 @@ export const osc133Seq = (payload: string): number | null => {
   return null
 }
 
-/** One shell's entry in `@termpilot_tokens`: its token and, when it said, its process id. */
+/**
+ * The `sh=<shell id>` parameter of an OSC 133 payload (a shell marking with its pane's nested
+ * secret names itself with a random id); null when absent or not 8 to 32 lowercase hex characters.
+ */
+export const osc133Shell = (payload: string): string | null => {
+  for (const field of payload.split(";").slice(1)) {
+    if (field.startsWith("sh=")) {
+      const id = field.slice(3)
+      return /^[0-9a-f]{8,32}$/.test(id) ? id : null
+    }
+  }
+  return null
+}
+
+/**
+ * One entry in `@termpilot_tokens`: a shell's token and, when it said, its process id; or, with
+ * `nested`, the secret that shell exported (`LC_TERMPILOT`) for the shells started under it that
+ * cannot reach tmux (over ssh, in a container).
+ */
 export interface TokenAnnouncement {
   readonly token: string
   readonly pid: number | null
+  readonly nested: boolean
 }
 
-/** Parses one `@termpilot_tokens` entry, `<token>` or `<token>:<pid>`; null when malformed. */
+/** Parses one `@termpilot_tokens` entry, `<token>`, `<token>:<pid>` or `<secret>:<pid>:nested`; null when malformed. */
 export const parseAnnouncement = (entry: string): TokenAnnouncement | null => {
-  const match = /^([0-9a-f]{16,128})(?::([1-9]\d{0,9}))?$/.exec(entry)
+  const match = /^([0-9a-f]{16,128})(?::([1-9]\d{0,9})(:nested)?)?$/.exec(entry)
   if (match === null) return null
-  return { token: match[1]!, pid: match[2] === undefined ? null : Number(match[2]) }
+  return {
+    token: match[1]!,
+    pid: match[2] === undefined ? null : Number(match[2]),
+    nested: match[3] !== undefined
+  }
 }
 
 /** What a shell reported about where it is. */

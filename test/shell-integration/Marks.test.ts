@@ -87,7 +87,9 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     writeFileSync(rcFile, c.userRc(snippetFile))
     await pane.line(`. '${rcFile}'`)
     const tokens = await pane.tokens()
-    expect(tokens).toHaveLength(1)
+    // Its own token with its pid, and the nested secret it exports for shells that cannot reach tmux.
+    expect(tokens).toHaveLength(2)
+    expect(tokens[1]).toMatch(/^[0-9a-f]{32}:\d+:nested$/)
     const [announced, pid] = tokens[0]!.split(":")
     token = announced!
     // The shell's own pid, so TermPilot can tell from /proc whether that shell holds the terminal.
@@ -180,8 +182,9 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     )
     const nested = await pane.line(`. '${snippetFile}'`)
     const tokens = await pane.tokens()
-    expect(tokens).toHaveLength(2)
-    const [outer, inner] = tokens.map((t) => t.split(":")[0])
+    // The nested shell reaches tmux: it announces its own token and keeps the pane's nested secret.
+    expect(tokens).toHaveLength(3)
+    const [outer, , inner] = tokens.map((t) => t.split(":")[0])
     expect(outer).toBe(token)
     expect(inner).not.toBe(token)
     expect(markLetters(nested)).toBe("D 7 A B")

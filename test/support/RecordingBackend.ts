@@ -42,6 +42,7 @@ export const sampleSession: SessionInfo = {
   hostname: "laptop.local",
   username: "ada",
   cwd: "/Users/ada/src",
+  via: null,
   tty: "/dev/ttys003",
   job_name: "zsh",
   is_current: true,

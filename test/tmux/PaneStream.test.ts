@@ -198,7 +198,8 @@ describe("paneReadiness", () => {
     held: false,
     doubt: null,
     openString: null,
-    shellPid: null
+    shellPid: null,
+    nestedUnder: null
   }
   it("is ready only at a clean B with no command of ours in flight, and fails closed otherwise", () => {
     expect(paneReadiness(flags, facts, false)).toBe("ready")

@@ -132,11 +132,22 @@ describe("PaneStream against hostile output", () => {
 })
 
 describe("paneReadiness and the foreground", () => {
+  const fg = (foreground: boolean | null) => ({ foreground, transport: null })
   it("is busy, not ready, when another program holds the terminal of the prompt's shell", () => {
     const { s } = atPrompt()
-    expect(paneReadiness(flags, s.facts, false, true, true)).toBe("ready")
-    expect(paneReadiness(flags, s.facts, false, true, null)).toBe("ready")
-    expect(paneReadiness(flags, s.facts, false, true, false)).toBe("busy")
-    expect(refusalReason(flags, "busy", s.facts, false)).toMatch(/another program holds its terminal/)
+    expect(paneReadiness(flags, s.facts, false, true, fg(true))).toBe("ready")
+    expect(paneReadiness(flags, s.facts, false, true, fg(null))).toBe("ready")
+    expect(paneReadiness(flags, s.facts, false, true, fg(false))).toBe("busy")
+    expect(refusalReason(flags, "busy", s.facts, fg(false))).toMatch(/another program holds its terminal/)
+  })
+
+  it("is shell_integration_required while a transport the shell started (ssh) holds a pane with no nested marks", () => {
+    const { s, mark } = atPrompt()
+    s.feed(enc(`ssh build-box\r\n${mark("C")}`))
+    const ssh = { foreground: null, transport: "ssh" }
+    expect(paneReadiness(flags, s.facts, false, true, ssh)).toBe("shell_integration_required")
+    expect(refusalReason(flags, "shell_integration_required", s.facts, ssh)).toMatch(/runs ssh.*ssh HOST/)
+    expect(paneReadiness(flags, s.facts, false, true, fg(null))).toBe("busy")
+    expect(paneReadiness(flags, s.facts, true, true, ssh)).toBe("busy")
   })
 })

@@ -13,11 +13,13 @@ import type { PromptEvent } from "../../services/PromptTracker.js"
 import {
   type Osc133Mark,
   osc133Seq,
+  osc133Shell,
   osc133Token,
   type PromptPhase,
   parseAnnouncement,
   parseOsc7,
   parseOsc133,
+  parseOsc1337,
   stepPrompt,
   type TokenAnnouncement
 } from "../Osc133.js"
@@ -43,6 +45,11 @@ export interface StreamFacts {
   readonly openString: StringKind | null
   /** The process id the shell of the last counted mark announced with its token, if it did. */
   readonly shellPid: number | null
+  /**
+   * When the last counted mark came from a nested shell (one that marks with its pane's nested
+   * secret: over ssh, in a container), the pid of the shell in the pane that exported that secret.
+   */
+  readonly nestedUnder: number | null
 }
 
 /** Events made by one step, and whether the stream waits for the pane's tokens to be re-read. */
@@ -68,7 +75,7 @@ export class PaneStream implements VtSink {
   private readonly parser = new VtParser()
   private readonly render = new TextRender()
   private readonly ledger = new MarkLedger()
-  private announced = new Map<string, number | null>()
+  private announced = new Map<string, TokenAnnouncement>()
   private rawTokens: ReadonlyArray<string> = []
   private readonly rejected = new Set<string>()
   /** A mark whose token must be checked against a fresh read of the pane's tokens, and what followed it. */
@@ -84,10 +91,12 @@ export class PaneStream implements VtSink {
   private capturing = false
   private doubtReason: string | null = null
   private lastToken: string | null = null
+  private lastNested = false
   /** Render the output of commands that start from now on (set while the pane is watched). */
   record = false
   private readonly outputs = new Map<string, { readonly rendered: RenderedLines; readonly lines: number }>()
   private location: { path: string; host: string | null } | null = null
+  private host: { user: string | null; host: string } | null = null
 
   /** Whether the pane's announced tokens were ever read; until then no mark is trusted unchecked. */
   private tokensRead: boolean
@@ -106,13 +115,27 @@ export class PaneStream implements VtSink {
       held: this.blocked !== null,
       doubt: this.doubtReason,
       openString: this.parser.openString,
-      shellPid: this.lastToken === null ? null : (this.announced.get(this.lastToken) ?? null)
+      shellPid:
+        this.lastToken === null || this.lastNested ? null : (this.announced.get(this.lastToken)?.pid ?? null),
+      nestedUnder:
+        this.lastToken !== null && this.lastNested ? (this.announced.get(this.lastToken)?.pid ?? null) : null
     }
   }
 
   /** The cwd and host of the last OSC 7, if any. */
   get cwd(): { readonly path: string; readonly host: string | null } | null {
     return this.location
+  }
+
+  /** The user and host of the last OSC 1337 RemoteHost (TermPilot's snippet prints it with OSC 7), if any. */
+  get remoteHost(): { readonly user: string | null; readonly host: string } | null {
+    return this.host
+  }
+
+  /** The pid of the pane's first shell that announced a token (the one `via` starts from). */
+  get rootPid(): number | null {
+    for (const a of this.announced.values()) if (!a.nested && a.pid !== null) return a.pid
+    return null
   }
 
   /** Whether the stream is held at a mark whose token must be checked against the pane's list. */
@@ -197,7 +220,7 @@ export class PaneStream implements VtSink {
       tokens
         .map(parseAnnouncement)
         .filter((a): a is TokenAnnouncement => a !== null)
-        .map((a) => [a.token, a.pid] as const)
+        .map((a) => [a.token, a] as const)
     )
   }
 
@@ -249,6 +272,10 @@ export class PaneStream implements VtSink {
       if (report?._tag === "Directory") this.location = { path: report.path, host: report.host }
       return false
     }
+    if (ident === 1337) {
+      const report = parseOsc1337(payload)
+      if (report?._tag === "RemoteHost") this.host = { user: report.user, host: report.host }
+    }
     if (ident !== 133) {
       if (this.last === "B") this.echoed = true
       return false
@@ -274,7 +301,12 @@ export class PaneStream implements VtSink {
     if (mark === null) return
     const letter = LETTER[mark._tag]
     const token = osc133Token(payload)
-    if (token !== null && this.announced.has(token)) {
+    const announcement = token === null ? undefined : this.announced.get(token)
+    if (token !== null && announcement !== undefined) {
+      const shell = osc133Shell(payload)
+      // A nested secret is shared by every shell under it: each names itself, a pane's own token does not.
+      if (announcement.nested !== (shell !== null)) return
+      const key = shell === null ? token : `${token}/${shell}`
       const seq = osc133Seq(payload)
       if (seq === null) {
         this.doubt(
@@ -282,14 +314,15 @@ export class PaneStream implements VtSink {
         )
         return
       }
-      const verdict = this.ledger.check(token, seq, letter)
+      const verdict = this.ledger.check(key, seq, letter)
       if (verdict === "replay") {
         this.doubt("its output replayed shell-integration marks of an earlier prompt")
         return
       }
       if (letter === "B" && this.doubtReason !== null && verdict === "new") this.doubtReason = null
-      this.ledger.record(token, seq, letter)
+      this.ledger.record(key, seq, letter)
       this.lastToken = token
+      this.lastNested = announcement.nested
       this.mark(mark)
       return
     }

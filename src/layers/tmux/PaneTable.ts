@@ -8,11 +8,11 @@
 import { Queue } from "effect"
 import { formatOf, type PaneFlags, parseFields, tokensOf } from "../../domain/tmux/PaneFormat.js"
 import { PaneStream, type StreamStep } from "../../domain/tmux/PaneStream.js"
-import { paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
+import { type Evidence, NO_EVIDENCE, paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { Readiness } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
-import { shellHoldsForeground } from "./Foreground.js"
+import { evidenceOf } from "./PaneEvidence.js"
 
 /** One pane as this server life tracks it. */
 export interface PaneEntry {
@@ -29,19 +29,20 @@ export interface PaneEntry {
 
 /**
  * The readiness of a tracked pane with these tmux flags; a pane the stream finds ready must also
- * have the prompt's shell in its terminal's foreground (read from /proc only then).
+ * have the prompt's shell in its terminal's foreground, and a busy one may be a transport (ssh)
+ * that opened a shell without integration (/proc is read only then).
  */
 export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness => {
   const facts = entry.stream.facts
   const streaming = entry.owner?.isOpen === true
   const verdict = paneReadiness(flags, facts, entry.inFlight, streaming)
-  if (verdict !== "ready") return verdict
-  return paneReadiness(flags, facts, entry.inFlight, streaming, entryForeground(entry, flags))
+  if (verdict !== "ready" && verdict !== "busy") return verdict
+  return paneReadiness(flags, facts, entry.inFlight, streaming, entryEvidence(entry, flags))
 }
 
-/** Whether the shell of the pane's last prompt holds its terminal's foreground (null: cannot tell). */
-export const entryForeground = (entry: PaneEntry, flags: PaneFlags): boolean | null =>
-  shellHoldsForeground(entry.stream.facts.shellPid, flags.panePid)
+/** What /proc says about the pane, beside its marks (PaneEvidence.ts). */
+export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
+  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 

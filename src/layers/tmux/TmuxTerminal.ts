@@ -14,7 +14,7 @@ import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
 import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
-import { entryForeground, type PaneEntry } from "./PaneTable.js"
+import { entryEvidence, type PaneEntry } from "./PaneTable.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
   type HumanFocus,
@@ -41,10 +41,10 @@ export const notReady = (
 ): TermPilotError => {
   const flags = flagsOf(row)
   const facts = entry?.stream.facts
-  const foreground = entry === undefined ? null : entryForeground(entry, flags)
+  const evidence = entry === undefined ? undefined : entryEvidence(entry, flags)
   return fail(
     readiness === "shell_integration_required" ? "shell_integration_required" : "session_not_ready",
-    `Session '${sessionId}' cannot take a command: ${refusalReason(flags, readiness, facts, foreground)}. Nothing was sent.`
+    `Session '${sessionId}' cannot take a command: ${refusalReason(flags, readiness, facts, evidence)}. Nothing was sent.`
   )
 }
 
