@@ -6,24 +6,27 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
+import { PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"
 import { ToolSettings } from "../../src/services/ToolSettings.js"
 import { callTool } from "../../src/tools/Adapter.js"
 import { getCommandResult } from "../../src/tools/GetCommandResult.js"
 import { listSessions } from "../../src/tools/ListSessions.js"
 import { readTerminal } from "../../src/tools/ReadTerminal.js"
+import type { ToolServices } from "../../src/tools/Tool.js"
 import { SESSION_ID } from "../support/RecordingBackend.js"
 
 const DEADLINE_MS = 3_000
 
-const hanging = Layer.merge(
+const hanging = Layer.mergeAll(
   Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never }),
+  Layer.mock(PromptTracker, {}),
   Layer.mock(CommandRunner, {
     result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))
   })
 )
 
-const start = (effect: Effect.Effect<unknown, never, Terminal | CommandRunner>) =>
+const start = (effect: Effect.Effect<unknown, never, ToolServices>) =>
   Effect.fork(
     effect.pipe(
       Effect.provide(hanging),
