@@ -7,9 +7,15 @@
  * (recorders, SendText ledger) that the wait sent nothing. The commands that make the output are
  * started with run_command before that proof begins.
  */
-import { readFileSync } from "node:fs"
 import { expect } from "vitest"
-import { callWithProgress, commandResult, interruptCommand, readTerminal, runCommand } from "./E2eHelpers.js"
+import {
+  auditLines,
+  callWithProgress,
+  commandResult,
+  interruptCommand,
+  readTerminal,
+  runCommand
+} from "./E2eHelpers.js"
 import { call } from "./FakeIterm2Backend.js"
 import type { McpHarness } from "./McpHarness.js"
 import { waitUntil } from "./tmuxWorld/Recorder.js"
@@ -102,19 +108,8 @@ export const expectCommandEnded = async (rig: WaitRig, sessionId: string) => {
 }
 
 /** The audit trail's lines of one tool (written when a call answers). */
-const audited = (auditPath: string, tool: string) => {
-  let text = ""
-  try {
-    text = readFileSync(auditPath, "utf8")
-  } catch {
-    return []
-  }
-  return text
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.tool === tool)
-}
+const audited = (auditPath: string, tool: string) =>
+  auditLines(auditPath).filter((line) => line.tool === tool)
 
 export const expectCancelStopsQuickly = async (rig: WaitRig, sessionId: string, auditPath: string) => {
   const requestId = await start(rig.mcp, sessionId, "sleep 30")

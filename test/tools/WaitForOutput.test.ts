@@ -13,17 +13,18 @@ import type { CursorPosition, Snapshot } from "../../src/services/Terminal.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 import { makeRecordingBackend, type Overrides, SESSION_ID } from "../support/RecordingBackend.js"
 
-let harness: McpHarness | undefined
+/** Every harness a test opened; all are closed after it. */
+const opened: Array<McpHarness> = []
 afterEach(async () => {
-  await harness?.close()
-  harness = undefined
+  for (const h of opened.splice(0)) await h.close()
 })
 
 const open = async (overrides: Overrides = {}) => {
   const backend = makeRecordingBackend(overrides)
-  harness = await openMcpHarness(backend.layer)
-  await harness.client.listTools()
-  const client = harness.client
+  const h = await openMcpHarness(backend.layer)
+  opened.push(h)
+  await h.client.listTools()
+  const client = h.client
   const wait = async (args: Record<string, unknown>) => {
     const result = await client.callTool({ name: "wait_for_output", arguments: args })
     return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown> }
@@ -132,8 +133,6 @@ describe("what the wait sees", () => {
     const ended = await open({ tracker: events({ _tag: "CommandEnd", promptId: "4", exitCode: 2 }) })
     const result = await ended.wait({ session_id: SESSION_ID, timeout_seconds: 10 })
     expect(result.data).toMatchObject({ stopped: "command_ended", exit_code: 2 })
-    await harness?.close()
-    harness = undefined
 
     const lost = await open({
       tracker: events({
