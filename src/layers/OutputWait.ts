@@ -81,19 +81,21 @@ export const waitForOutput = (
       const terminal = yield* Terminal
       const tracker = yield* PromptTracker
       const startedMs = yield* Clock.currentTimeMillis
+      /** One request to the backend, bounded by the call deadline. */
+      const bounded = <A, R>(effect: Effect.Effect<A, TermPilotError, R>) =>
+        Effect.timeoutFail(effect, {
+          duration: Duration.millis(spec.readTimeoutMs),
+          onTimeout: () => deadlineExceeded(spec.readTimeoutMs, "nothing was sent")
+        })
       const look = (bounds: ReadBounds, since: CursorPosition | undefined) =>
-        (since === undefined
-          ? terminal.read(spec.sessionId, bounds)
-          : terminal.read(spec.sessionId, bounds, since)
-        ).pipe(
-          Effect.timeoutFail({
-            duration: Duration.millis(spec.readTimeoutMs),
-            onTimeout: () => deadlineExceeded(spec.readTimeoutMs, "nothing was sent")
-          })
+        bounded(
+          since === undefined
+            ? terminal.read(spec.sessionId, bounds)
+            : terminal.read(spec.sessionId, bounds, since)
         )
 
       // Listen first, so a command that ends while the wait starts is not missed.
-      const events = yield* tracker.watch(spec.sessionId).pipe(
+      const events = yield* bounded(tracker.watch(spec.sessionId)).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
           (error) => error.code === "shell_integration_required",
