@@ -14,13 +14,14 @@ import { getCommandResult } from "../../src/tools/GetCommandResult.js"
 import { listSessions } from "../../src/tools/ListSessions.js"
 import { readTerminal } from "../../src/tools/ReadTerminal.js"
 import type { ToolServices } from "../../src/tools/Tool.js"
+import { waitForOutput } from "../../src/tools/WaitForOutput.js"
 import { SESSION_ID } from "../support/RecordingBackend.js"
 
 const DEADLINE_MS = 3_000
 
 const hanging = Layer.mergeAll(
   Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never }),
-  Layer.mock(PromptTracker, {}),
+  Layer.mock(PromptTracker, { watch: () => Effect.never }),
   Layer.mock(CommandRunner, {
     result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))
   })
@@ -70,5 +71,21 @@ describe("the call deadline (adapter)", () => {
       const result = yield* Fiber.join(fiber)
       expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "internal_error" } })
     })
+  )
+
+  it.effect(
+    "wait_for_output bounds itself by timeout_seconds, but each backend request by the deadline",
+    () =>
+      Effect.gen(function* () {
+        const fiber = yield* start(callTool(waitForOutput, { session_id: SESSION_ID, timeout_seconds: 60 }))
+        yield* TestClock.adjust(DEADLINE_MS - 1)
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust(1)
+        const result = yield* Fiber.join(fiber)
+        expect(result).toMatchObject({
+          isError: true,
+          structuredContent: { error_code: "deadline_exceeded" }
+        })
+      })
   )
 })
