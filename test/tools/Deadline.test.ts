@@ -35,18 +35,22 @@ const start = (effect: Effect.Effect<unknown, never, ToolServices>) =>
     )
   )
 
+/** Still running 1 ms before the deadline, then a `deadline_exceeded` ToolError exactly at it. */
+const answersAtDeadline = (effect: Effect.Effect<unknown, never, ToolServices>) =>
+  Effect.gen(function* () {
+    const fiber = yield* start(effect)
+    yield* TestClock.adjust(DEADLINE_MS - 1)
+    expect(fiber.unsafePoll()).toBeNull()
+    yield* TestClock.adjust(1)
+    const result = yield* Fiber.join(fiber)
+    expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "deadline_exceeded" } })
+    return result
+  })
+
 describe("the call deadline (adapter)", () => {
   it.effect("read_terminal whose backend never answers: deadline_exceeded at the deadline", () =>
     Effect.gen(function* () {
-      const fiber = yield* start(callTool(readTerminal, { session_id: SESSION_ID }))
-      yield* TestClock.adjust(DEADLINE_MS - 1)
-      expect(fiber.unsafePoll()).toBeNull()
-      yield* TestClock.adjust(1)
-      const result = yield* Fiber.join(fiber)
-      expect(result).toMatchObject({
-        isError: true,
-        structuredContent: { error_code: "deadline_exceeded" }
-      })
+      const result = yield* answersAtDeadline(callTool(readTerminal, { session_id: SESSION_ID }))
       expect(JSON.stringify(result)).toMatch(/within 3 s/)
     })
   )
@@ -76,16 +80,8 @@ describe("the call deadline (adapter)", () => {
   it.effect(
     "wait_for_output bounds itself by timeout_seconds, but each backend request by the deadline",
     () =>
-      Effect.gen(function* () {
-        const fiber = yield* start(callTool(waitForOutput, { session_id: SESSION_ID, timeout_seconds: 60 }))
-        yield* TestClock.adjust(DEADLINE_MS - 1)
-        expect(fiber.unsafePoll()).toBeNull()
-        yield* TestClock.adjust(1)
-        const result = yield* Fiber.join(fiber)
-        expect(result).toMatchObject({
-          isError: true,
-          structuredContent: { error_code: "deadline_exceeded" }
-        })
-      })
+      Effect.asVoid(
+        answersAtDeadline(callTool(waitForOutput, { session_id: SESSION_ID, timeout_seconds: 60 }))
+      )
   )
 })
