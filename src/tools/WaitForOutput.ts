@@ -9,6 +9,7 @@ import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
 import { compileMatcher, type LineMatcher } from "../domain/pattern/LineMatcher.js"
 import { PatternError } from "../domain/pattern/PatternSyntax.js"
 import { decodeCursor, encodeCursor } from "../domain/ReadCursor.js"
+import { codePointTail } from "../domain/TextBounds.js"
 import { waitForOutput as waitOn } from "../layers/OutputWait.js"
 import { fail, TermPilotError } from "../services/Errors.js"
 import { Readiness } from "../services/Terminal.js"
@@ -81,7 +82,8 @@ export const WaitForOutputOutput = Schema.Struct({
       "(the client cancelled; only the audit trail sees it, as a cancelled call gets no answer)."
   }),
   matched_line: Schema.NullOr(Schema.String).annotations({
-    description: "The first new line that matched, as shown in content; null unless stopped is 'matched'."
+    description:
+      "The first new line that matched, as shown in content (at most max_chars, its end kept); null unless stopped is 'matched'."
   }),
   exit_code: Schema.NullOr(Schema.Number).annotations({
     description:
@@ -152,7 +154,7 @@ export const waitForOutput = defineTool({
     return {
       session_id: input.session_id,
       stopped: end.reason,
-      matched_line: end.matchedLine,
+      matched_line: end.matchedLine === null ? null : codePointTail(end.matchedLine, input.max_chars),
       exit_code: end.exitCode,
       command_end_watched: end.watchedCommands,
       content: shown.text,

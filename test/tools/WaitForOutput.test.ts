@@ -7,6 +7,7 @@
 import { Effect, Queue } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { encodeCursor } from "../../src/domain/ReadCursor.js"
+import { boundTail } from "../../src/domain/TextBounds.js"
 import { fail } from "../../src/services/Errors.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 import type { CursorPosition, Snapshot } from "../../src/services/Terminal.js"
@@ -40,15 +41,13 @@ const printing = (lines: ReadonlyArray<string>): Overrides => {
   let reads = 0
   return {
     terminal: {
-      read: (_id, _bounds, since?: CursorPosition) =>
+      read: (_id, bounds, since?: CursorPosition) =>
         Effect.sync((): Snapshot => {
           reads++
           const later = reads > 1
-          const text = since === undefined || !later ? "" : lines.join("\n")
+          const text = boundTail(since === undefined || !later ? [] : lines, bounds)
           return {
-            text,
-            lineCount: text === "" ? 0 : lines.length,
-            truncated: false,
+            ...text,
             readiness: "busy",
             cursor: { row: later ? 11 : 10, anchor: null },
             cursorLost: false
@@ -111,6 +110,15 @@ describe("what the wait sees", () => {
     const shown = await again({ session_id: SESSION_ID, pattern: "[REDACTED:", timeout_seconds: 5 })
     expect(shown.data.stopped).toBe("matched")
     expect(String(shown.data.matched_line)).not.toContain(key)
+  })
+
+  it("matched_line is bounded like content: at most max_chars, its end kept", async () => {
+    const long = `${"x".repeat(500)} build DONE`
+    const { wait } = await open(printing([long]))
+    const result = await wait({ session_id: SESSION_ID, pattern: "DONE", max_chars: 100 })
+    expect(result.data.stopped).toBe("matched")
+    expect(result.data.matched_line).toBe(long.slice(-100))
+    expect(result.data.content).toBe(long.slice(-100))
   })
 
   it("without shell integration it still waits, for quiet here, and says command ends are not seen", async () => {
