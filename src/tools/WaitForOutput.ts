@@ -79,7 +79,7 @@ export const WaitForOutputOutput = Schema.Struct({
     description:
       "Why the wait stopped: 'matched' (a new line matched pattern), 'quiet' (nothing written for " +
       "quiet_seconds), 'command_ended' (the command running there ended), 'timed_out', or 'cancelled' " +
-      "(the client cancelled; only the audit trail sees it, as a cancelled call gets no answer)."
+      "(the client cancelled; a cancelled call gets no answer, so only the audit trail has the call)."
   }),
   matched_line: Schema.NullOr(Schema.String).annotations({
     description:
