@@ -22,6 +22,7 @@ export interface SessionView {
   readonly hostname: string | null
   readonly username: string | null
   readonly cwd: string | null
+  readonly via: ReadonlyArray<string> | null
   readonly tty: string | null
   readonly job_name: string | null
   readonly is_current: boolean
