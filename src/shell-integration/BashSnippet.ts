@@ -17,7 +17,8 @@ export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4.
 # token is random per shell and announced once, with the shell's pid, to tmux in the pane option
 # @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
-# under it that cannot reach tmux; such a shell marks with that secret and a random shell id.
+# under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
+# sha256 of "<secret>:<shell id>", so its marks never show the secret.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -48,9 +49,13 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     __tp_hex __tp_token
     __tp_tag="tp=$__tp_token"
   else
-    __tp_token=\${LC_TERMPILOT#*:}
+    # Prove the pane's secret without showing it: the token is sha256("<secret>:<shell id>") (one fork,
+    # at start). Without a hasher the marks cannot be verified, and TermPilot refuses the pane.
     __tp_hex __tp_sh
-    __tp_tag="tp=$__tp_token;sh=\${__tp_sh:0:16}"
+    __tp_sh=\${__tp_sh:0:16}
+    __tp_token=$(printf '%s:%s' "\${LC_TERMPILOT#*:}" "$__tp_sh" | { command sha256sum || command shasum -a 256; } 2>/dev/null)
+    __tp_token=\${__tp_token%% *}
+    __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
   __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_c=
   # The marks of prompt number $__tp_n. PS0 is expanded after a line is read and before it runs (not

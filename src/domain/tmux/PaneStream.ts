@@ -9,6 +9,7 @@
  * that started while the pane was watched (`record`).
  */
 
+import { createHash } from "node:crypto"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import {
   type Osc133Mark,
@@ -76,6 +77,8 @@ export class PaneStream implements VtSink {
   private readonly render = new TextRender()
   private readonly ledger = new MarkLedger()
   private announced = new Map<string, TokenAnnouncement>()
+  /** Nested shells' tokens already verified against a secret. */
+  private readonly derived = new Map<string, TokenAnnouncement>()
   private rawTokens: ReadonlyArray<string> = []
   private readonly rejected = new Set<string>()
   /** A mark whose token must be checked against a fresh read of the pane's tokens, and what followed it. */
@@ -90,8 +93,8 @@ export class PaneStream implements VtSink {
   private counter = 0
   private capturing = false
   private doubtReason: string | null = null
-  private lastToken: string | null = null
-  private lastNested = false
+  /** The announcement behind the last counted mark (a nested shell's: its pane's secret), null for a standard mark. */
+  private lastShell: TokenAnnouncement | null = null
   /** Render the output of commands that start from now on (set while the pane is watched). */
   record = false
   private readonly outputs = new Map<string, { readonly rendered: RenderedLines; readonly lines: number }>()
@@ -115,10 +118,8 @@ export class PaneStream implements VtSink {
       held: this.blocked !== null,
       doubt: this.doubtReason,
       openString: this.parser.openString,
-      shellPid:
-        this.lastToken === null || this.lastNested ? null : (this.announced.get(this.lastToken)?.pid ?? null),
-      nestedUnder:
-        this.lastToken !== null && this.lastNested ? (this.announced.get(this.lastToken)?.pid ?? null) : null
+      shellPid: this.lastShell === null || this.lastShell.nested ? null : this.lastShell.pid,
+      nestedUnder: this.lastShell?.nested === true ? this.lastShell.pid : null
     }
   }
 
@@ -216,6 +217,7 @@ export class PaneStream implements VtSink {
 
   private learn(tokens: ReadonlyArray<string>): void {
     this.rawTokens = [...tokens]
+    this.derived.clear()
     this.announced = new Map(
       tokens
         .map(parseAnnouncement)
@@ -280,7 +282,7 @@ export class PaneStream implements VtSink {
       if (this.last === "B") this.echoed = true
       return false
     }
-    if (!this.tokensRead || this.needsRefresh(osc133Token(payload))) {
+    if (!this.tokensRead || this.needsRefresh(osc133Token(payload), payload)) {
       this.blocked = { payload, token: osc133Token(payload) }
       return true
     }
@@ -288,8 +290,31 @@ export class PaneStream implements VtSink {
     return false
   }
 
-  private needsRefresh(token: string | null): boolean {
-    return token !== null && !this.announced.has(token) && !this.rejected.has(token)
+  private needsRefresh(token: string | null, payload: string): boolean {
+    return (
+      token !== null &&
+      !this.announced.has(token) &&
+      this.nestedShell(token, osc133Shell(payload)) === undefined &&
+      !this.rejected.has(token)
+    )
+  }
+
+  /**
+   * The nested secret a nested shell's token proves: its token is sha256("<secret>:<shell id>")
+   * for one of the pane's announced secrets (verified once per token, then remembered).
+   */
+  private nestedShell(token: string, shell: string | null): TokenAnnouncement | undefined {
+    if (shell === null || !/^[0-9a-f]{64}$/.test(token)) return undefined
+    const known = this.derived.get(token)
+    if (known !== undefined) return known
+    for (const a of this.announced.values()) {
+      if (a.nested && createHash("sha256").update(`${a.token}:${shell}`).digest("hex") === token) {
+        if (this.derived.size >= KEPT_REJECTED) this.derived.clear()
+        this.derived.set(token, a)
+        return a
+      }
+    }
+    return undefined
   }
 
   /**
@@ -301,11 +326,18 @@ export class PaneStream implements VtSink {
     if (mark === null) return
     const letter = LETTER[mark._tag]
     const token = osc133Token(payload)
-    const announcement = token === null ? undefined : this.announced.get(token)
+    const shell = osc133Shell(payload)
+    const own = token === null ? undefined : this.announced.get(token)
+    // A shell's own token is announced (and never carries a shell id); a nested shell proves its pane's secret.
+    const announcement =
+      own !== undefined
+        ? own.nested || shell !== null
+          ? undefined
+          : own
+        : token === null
+          ? undefined
+          : this.nestedShell(token, shell)
     if (token !== null && announcement !== undefined) {
-      const shell = osc133Shell(payload)
-      // A nested secret is shared by every shell under it: each names itself, a pane's own token does not.
-      if (announcement.nested !== (shell !== null)) return
       const key = shell === null ? token : `${token}/${shell}`
       const seq = osc133Seq(payload)
       if (seq === null) {
@@ -321,14 +353,13 @@ export class PaneStream implements VtSink {
       }
       if (letter === "B" && this.doubtReason !== null && verdict === "new") this.doubtReason = null
       this.ledger.record(key, seq, letter)
-      this.lastToken = token
-      this.lastNested = announcement.nested
+      this.lastShell = announcement
       this.mark(mark)
       return
     }
     if (this.announced.size > 0) return
     if (letter === "B") this.doubtReason = null
-    this.lastToken = null
+    this.lastShell = null
     this.mark(mark)
   }
 
