@@ -121,6 +121,27 @@ export const transportHoldsForeground = (underPid: number, panePid: number | nul
   return program !== null && TRANSPORTS.has(program.name)
 }
 
+/** The name and arguments (after the program) of the foreground program of the terminal `panePid` runs on. */
+export const foregroundCommand = (
+  panePid: number
+): { readonly name: string; readonly argv: ReadonlyArray<string> } | null => {
+  if (!visible(panePid)) return null
+  const pane = statOf(panePid)
+  const leader = pane === null || pane.tpgid <= 0 ? null : statOf(pane.tpgid)
+  if (pane === null || leader === null) return null
+  let argv: Array<string>
+  try {
+    argv = readFileSync(`/proc/${pane.tpgid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((a) => a !== "")
+  } catch {
+    return null
+  }
+  // A script runs as its interpreter: its arguments follow its own path.
+  const self = argv.findIndex((a) => a === leader.comm || a.endsWith(`/${leader.comm}`))
+  return { name: leader.comm, argv: argv.slice(self < 0 ? 1 : self + 1) }
+}
+
 /** The programs between the pane's first shell and the one whose prompt it shows (empty: that shell itself). */
 export const viaOf = (
   rootPid: number | null,
