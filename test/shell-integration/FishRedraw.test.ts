@@ -4,7 +4,10 @@
  * re-placing the cursor with a carriage return and a forward move (`ESC[K CR ESC[<n>C`), after the
  * last byte its prompt function printed. So a B mark at the end of the prompt is followed, at an idle
  * prompt, by a CR, which PaneStream rightly counts as typed input: the pane would never read ready.
- * If a fish release stops doing this, this test fails and fish support can be reconsidered.
+ * (fish 3.6.0 src/screen.cpp, screen_t::update: an unconditional `move(0, 0)` "in case we're wrong
+ * about the width anywhere", then a move to the cursor.) Only a prompt whose last line has no width
+ * (the command line on a line of its own) is followed by nothing. If a fish release stops doing
+ * this, the first test fails and fish support can be reconsidered.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
@@ -14,9 +17,9 @@ import { TmuxShell } from "./TmuxShell.js"
 
 const TOKEN = "0123456789abcdef0123456789abcdef"
 
-/** A fish prompt function printing `user> ` between A and B marks of prompt `n` with TOKEN. */
+/** A fish prompt function printing `text` (a printf format) between A and B marks of prompt `n` with TOKEN. */
 const markedPrompt = (text: string) =>
-  `function fish_prompt; printf '\\e]133;A;tp=${TOKEN};n=1\\a'; printf '%s' '${text}'; ` +
+  `function fish_prompt; printf '\\e]133;A;tp=${TOKEN};n=1\\a'; printf '${text}'; ` +
   `printf '\\e]133;B;tp=${TOKEN};n=1\\a'; end`
 
 describe("fish (the installed release) redraws after its prompt", () => {
@@ -56,6 +59,22 @@ describe("fish (the installed release) redraws after its prompt", () => {
     stream.feed(new TextEncoder().encode(segment.slice(a)))
     expect(stream.facts.lastMark).toBe("B")
     expect(stream.facts.echoedSinceB).toBe(true)
+  })
+
+  it("only a prompt whose last line is empty (just the B mark) is followed by nothing", async () => {
+    await pane.segment(
+      () => pane.type(markedPrompt("user>\\n")),
+      (t) => marksIn(t).some((m) => m.mark === "B"),
+      "the two-line prompt"
+    )
+    const segment = await pane.segment(
+      () => pane.type(""),
+      (t) => marksIn(t).some((m) => m.mark === "B"),
+      "the prompt after Enter"
+    )
+    const b = marksIn(segment).findLast((m) => m.mark === "B")!
+    expect(withoutEscapes(segment.slice(0, b.end))).toMatch(/user>\r?\n$/)
+    expect(segment.slice(b.end)).toBe("")
   })
 
   it("so the fish snippet is refused, naming that redraw", () => {
