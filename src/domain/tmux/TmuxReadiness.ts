@@ -72,7 +72,7 @@ export const refusalReason = (
     case "interactive":
       return `it is not at a shell prompt: ${interactiveReason(flags) ?? "a program holds it"}`
     case "shell_integration_required":
-      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh|fish)"
+      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh; fish is not supported)"
     case "unknown":
       return flags.tokens.length > 0
         ? "its prompt was drawn before TermPilot started watching; press Enter in the pane once"
