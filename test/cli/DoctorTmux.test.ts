@@ -5,7 +5,7 @@
  * is skipped, and finding no terminal at all fails. Nothing is typed into any pane.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
@@ -95,6 +95,36 @@ describe("termpilot doctor (tmux)", () => {
       expect(text).toContain("termpilot shell-integration bash")
     } finally {
       tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
+    }
+  })
+
+  it("names a pane that runs ssh with the one line that installs the snippet on that host", async () => {
+    // A stand-in ssh (bash under that name, which takes -c like ssh does): the doctor reads the
+    // program and its argv from /proc.
+    const fake = join(dir, "ssh")
+    copyFileSync("/bin/bash", fake)
+    const pane = tmux(
+      "new-window",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-t",
+      "work",
+      `exec '${fake}' -c 'sleep 100; :' build-box`
+    ).trim()
+    try {
+      await expect.poll(() => tmux("display", "-p", "-t", pane, "#{pane_current_command}").trim()).toBe("ssh")
+      const outcome = await runDoctor(TMUX_ONLY, [socket])
+      expect(statuses(outcome.json)).toContain("tmux_remote_shells:warning")
+      expect(outcome.out.join("\n")).toContain(
+        `(${pane}): it runs ssh; for run_command in the shell there, load TermPilot's snippet on that host`
+      )
+      expect(outcome.out.join("\n")).toContain(
+        "termpilot shell-integration bash | ssh build-box 'cat > ~/.termpilot-integration.bash"
+      )
+    } finally {
+      tmux("kill-pane", "-t", pane)
     }
   })
 
