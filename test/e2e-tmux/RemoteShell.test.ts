@@ -7,6 +7,7 @@
  * shells with and without the snippet; replays of recorded remote marks; and refusals, each proven
  * from the pane's own input recorder.
  */
+import { execSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -26,12 +27,24 @@ import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/Tm
 
 let rig: TmuxRig
 let remote: RemoteHost
+const root = join(import.meta.dirname, "..", "..")
 
 beforeAll(async () => {
   remote = await startRemoteHost()
-  // The remote's ~/.bashrc as a person would have it after the README's one-liner.
-  writeFileSync(join(remote.home, ".termpilot-integration.bash"), bashSnippet)
-  remote.setRc(`PS1='remote$ '\nsource ~/.termpilot-integration.bash\n`)
+  remote.setRc("PS1='remote$ '\n")
+  // The README's one-liner, with the built termpilot, over the real ssh (the destination swapped in).
+  const readme = readFileSync(join(root, "README.md"), "utf8")
+  const oneLiner = /^ {2}(termpilot shell-integration bash \| ssh build-box .*)$/m.exec(readme)?.[1]
+  if (oneLiner === undefined) throw new Error("the README has no one-line install over ssh")
+  const line = oneLiner
+    .replace(
+      "termpilot shell-integration",
+      `'${process.execPath}' '${join(root, "dist", "src", "cli", "bin.js")}' shell-integration`
+    )
+    .replace("ssh build-box", remote.sshBatch)
+  execSync(line, { shell: "/bin/bash", timeout: 30_000, stdio: "ignore" })
+  expect(readFileSync(join(remote.home, ".termpilot-integration.bash"), "utf8")).toBe(bashSnippet)
+  expect(readFileSync(join(remote.home, ".bashrc"), "utf8")).toContain("source ~/.termpilot-integration.bash")
   rig = await openTmuxRig()
 })
 

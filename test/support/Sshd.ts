@@ -2,7 +2,7 @@
  * Sshd — a throwaway "remote host" for tests: the machine's own sshd binary started by the test on
  * 127.0.0.1 only, on a free port, with a fresh host key, key-only auth and a private
  * authorized_keys, stopped by its pid. Every login lands in a shell with a HOME of its own (holding
- * `rc`, the remote ~/.bashrc), a PATH with no tmux, and its own hostname (a UTS namespace), so what
+ * `.bashrc`), a PATH with no tmux, and its own hostname (a UTS namespace), so what
  * the tests see is the remote shell's and not the local one's; a command given to ssh runs there
  * with `bash -c`. `sshCommand` is the client line a pane runs (the system ssh_config forwards LC_*,
  * as Debian's, Ubuntu's and macOS's do).
@@ -40,6 +40,8 @@ export interface RemoteHost {
   readonly home: string
   /** The ssh client command line that logs in (interactive, with a tty). */
   readonly sshCommand: string
+  /** The ssh client command line without a tty, for `… | ssh … 'command'`, the destination last. */
+  readonly sshBatch: string
   /** Writes the remote ~/.bashrc. */
   readonly setRc: (rc: string) => void
   readonly stop: () => Promise<void>
@@ -68,7 +70,7 @@ export const startRemoteHost = async (): Promise<RemoteHost> => {
       `set -- env -i HOME='${home}' PATH='${bin}' TERM="$TERM" USER=root LANG=C.UTF-8 LC_TERMPILOT="$LC_TERMPILOT" SSH_CONNECTION="$SSH_CONNECTION" bash`,
       // A command given to ssh runs as the remote would run it; no command: an interactive login.
       `[ -n "$SSH_ORIGINAL_COMMAND" ] && exec "$@" -c "$SSH_ORIGINAL_COMMAND"`,
-      `exec "$@" --rcfile '${join(home, "rc")}' -i`
+      `exec "$@" --rcfile '${join(home, ".bashrc")}' -i`
     ].join("\n")
   )
   chmodSync(login, 0o755)
@@ -106,22 +108,22 @@ export const startRemoteHost = async (): Promise<RemoteHost> => {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${log}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-  const sshCommand = [
-    "ssh",
-    "-q",
-    "-tt",
+  const options = [
     `-i '${join(dir, "client_key")}'`,
     `-o UserKnownHostsFile='${join(dir, "known_hosts")}'`,
     "-o StrictHostKeyChecking=accept-new",
     "-o BatchMode=yes",
     `-p ${port}`,
     "root@127.0.0.1"
-  ].join(" ")
+  ]
+  const sshCommand = ["ssh", "-q", "-tt", ...options].join(" ")
+  const sshBatch = ["ssh", "-q", ...options].join(" ")
   return {
     port,
     home,
     sshCommand,
-    setRc: (rc) => writeFileSync(join(home, "rc"), rc),
+    sshBatch,
+    setRc: (rc) => writeFileSync(join(home, ".bashrc"), rc),
     stop: async () => {
       if (child.exitCode === null && child.pid !== undefined) {
         const exited = new Promise((resolve) => child.once("exit", resolve))

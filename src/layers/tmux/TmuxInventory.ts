@@ -81,7 +81,7 @@ export const toSessionInfo = (
     tab_title: text(row.window_name),
     session_title: text(row.pane_title),
     hostname: hostname ?? entry.stream.remoteHost?.host ?? null,
-    username: entry.stream.remoteHost?.user ?? null,
+    username: entry.stream.remoteHost?.user || null,
     cwd,
     via: viaOf(entry.stream.rootPid, facts.shellPid, facts.nestedUnder, flags.panePid),
     tty: text(row.pane_tty),
