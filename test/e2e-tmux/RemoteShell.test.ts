@@ -218,6 +218,42 @@ describe("a pane ssh'd to a host with the snippet", () => {
   })
 })
 
+describe("the routing matrix's refusals for a remote pane", () => {
+  it("busy: a remote command the person started", async () => {
+    const pane = await sshPane()
+    await rig.world.runAsUser(pane, "sleep 30", (s) => s.endsWith("remote$ sleep 30"))
+    await waitForReadiness(rig.mcp, pane.id, "busy")
+    await refused(pane, "session_not_ready", "run_command while a remote command runs")
+  })
+
+  it("interactive: vi over ssh holds the alternate screen", async () => {
+    const pane = await sshPane()
+    await rig.world.runAsUser(pane, "vi -u NONE -N", (s) => !s.includes("remote$"))
+    await waitForReadiness(rig.mcp, pane.id, "interactive")
+    await rig.world.settled(pane)
+    await refused(pane, "session_not_ready", "run_command into vi over ssh")
+  })
+
+  it("interactive: copy mode, and synchronize-panes", async () => {
+    const pane = await sshPane()
+    await rig.world.tmux("copy-mode", "-t", pane.paneId)
+    await waitForReadiness(rig.mcp, pane.id, "interactive")
+    await refused(pane, "session_not_ready", "run_command into a remote pane in copy mode")
+    await rig.world.tmux("send-keys", "-t", pane.paneId, "-X", "cancel")
+    await waitForReadiness(rig.mcp, pane.id, "ready")
+    await rig.world.tmux("set-window-option", "-t", pane.paneId, "synchronize-panes", "on")
+    await waitForReadiness(rig.mcp, pane.id, "interactive")
+    await refused(pane, "session_not_ready", "run_command into a synchronized remote pane")
+    await rig.world.tmux("set-window-option", "-t", pane.paneId, "synchronize-panes", "off")
+  })
+
+  it("a killed remote pane is session_not_found", async () => {
+    const pane = await sshPane()
+    await rig.world.tmux("kill-pane", "-t", pane.paneId)
+    await refused(pane, "session_not_found", "run_command into a killed remote pane")
+  })
+})
+
 describe("nested local shells", () => {
   it("bash in bash with the snippet: tracked at the inner shell (via bash), and the outer one again after exit", async () => {
     const pane = await rig.pane()
