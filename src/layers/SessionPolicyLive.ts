@@ -11,7 +11,8 @@ import type { CursorPosition, ReadBounds, SessionInfo, Terminal } from "../servi
 
 type TerminalShape = Terminal["Type"]
 
-const subject = (s: SessionInfo): PolicySubject => ({
+/** What the policy (and the approval policy's protected sessions) look at in a session. */
+export const subject = (s: SessionInfo): PolicySubject => ({
   backend: s.backend,
   profileName: s.profile_name,
   tmuxSession: s.backend === "tmux" ? s.window_title : null,

@@ -14,6 +14,8 @@ export interface ProgressReport {
   readonly elapsedMs: number
   /** Lines of output so far, when the backend can tell cheaply; null otherwise. */
   readonly outputLines: number | null
+  /** What is waited for: the command (default), or the person's answer to an approval dialog. */
+  readonly awaiting?: "command" | "approval"
 }
 
 export class CallControl extends Context.Tag("termpilot/CallControl")<
