@@ -50,6 +50,8 @@ const refused = (error: TermPilotError): GateVerdict => ({ _tag: "Refused", erro
 
 const SETTING_HINT =
   'Change the approval setting (--approval, TERMPILOT_APPROVAL or "approval": {"policy": …} in the config file) or use an MCP client that supports elicitation.'
+const KEYS_HINT =
+  'send_keys always asks: use an MCP client that supports elicitation, or (unsafe) set "approval": {"sendKeysWithoutApproval": true} in the config file.'
 
 const protectedBy = (matchers: Parameters<typeof firstMatch>[0] | undefined, session: SessionInfo) =>
   matchers === undefined ? undefined : firstMatch(matchers, subject(session))
@@ -75,7 +77,7 @@ const refusal = (outcome: ApprovalOutcome, request: GateRequest, why: string): T
     default:
       return fail(
         "approval_unavailable",
-        `This ${noun} for ${target} needs the user's approval, but ${why}; nothing was sent. ${SETTING_HINT}`
+        `This ${noun} for ${target} needs the user's approval, but ${why}; nothing was sent. ${request.action.tool === "send_keys" ? KEYS_HINT : SETTING_HINT}`
       )
   }
 }

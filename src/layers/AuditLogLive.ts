@@ -56,6 +56,19 @@ export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine =
       waited_ms: event.waitedMs
     }
   }
+  if (event._tag === "Keys") {
+    const { tool, requestId, sessionId, keys } = event
+    return {
+      v: 1,
+      time,
+      tool,
+      kind: "keys",
+      request_id: requestId,
+      session_id: sessionId,
+      keys: clean(keys),
+      sent: true
+    }
+  }
   if (event._tag === "Read") {
     return {
       v: 1,

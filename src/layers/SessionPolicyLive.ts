@@ -66,6 +66,8 @@ export const withSessionPolicy = (
     outputLineCount: (sessionId: string, promptId: string) =>
       Effect.zipRight(visible(sessionId), terminal.outputLineCount(sessionId, promptId)),
     interrupt: (sessionId: string, promptId: string) =>
-      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId))
+      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId)),
+    sendKeys: (sessionId: string, bytes: string) =>
+      Effect.zipRight(actionable(sessionId), terminal.sendKeys(sessionId, bytes))
   }
 }

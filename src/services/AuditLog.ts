@@ -46,9 +46,20 @@ export interface ApprovalEvent {
   readonly waitedMs: number
 }
 
+/** One send_keys call that typed (refusals have only their approval line). */
+export interface KeysEvent {
+  readonly _tag: "Keys"
+  readonly tool: string
+  readonly requestId: string
+  readonly sessionId: string
+  /** The keys in readable form (redacted like a command when written). */
+  readonly keys: string
+}
+
 /** One tool call to record; the writer adds the time, digests and redaction. */
 export type AuditEvent =
   | ApprovalEvent
+  | KeysEvent
   | {
       readonly _tag: "Command"
       readonly tool: CommandTool
@@ -140,6 +151,16 @@ export const ApprovalAuditLine = Schema.Struct({
   waited_ms: Schema.Number
 })
 
+/** A written line for send_keys: what was typed, in readable form. */
+export const KeysAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("keys"),
+  request_id: Schema.String,
+  session_id: Schema.String,
+  keys: Schema.String,
+  sent: Schema.Literal(true)
+})
+
 /** Written when the queue was full and entries were dropped (the trail says it has a gap). */
 export const DroppedAuditLine = Schema.Struct({
   ...Common,
@@ -147,7 +168,13 @@ export const DroppedAuditLine = Schema.Struct({
   count: Schema.Number
 })
 
-export const AuditLine = Schema.Union(CommandAuditLine, ReadAuditLine, ApprovalAuditLine, DroppedAuditLine)
+export const AuditLine = Schema.Union(
+  CommandAuditLine,
+  ReadAuditLine,
+  ApprovalAuditLine,
+  KeysAuditLine,
+  DroppedAuditLine
+)
 export type AuditLine = typeof AuditLine.Type
 
 export class AuditLog extends Context.Tag("termpilot/AuditLog")<

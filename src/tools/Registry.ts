@@ -12,6 +12,7 @@ import { interruptCommand } from "./InterruptCommand.js"
 import { listSessions } from "./ListSessions.js"
 import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
+import { sendKeysTool } from "./SendKeys.js"
 import type { Tool, ToolServices } from "./Tool.js"
 
 export interface RegisteredTool {
@@ -62,7 +63,7 @@ export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool
 }
 
 export interface RegistryOptions {
-  /** Publish only read-only tools (run_command and interrupt_command disappear). */
+  /** Publish only read-only tools (run_command, interrupt_command and send_keys disappear). */
   readonly readOnly?: boolean
 }
 
@@ -74,7 +75,8 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(readTerminal),
     register(runCommand),
     register(getCommandResult),
-    register(interruptCommand)
+    register(interruptCommand),
+    register(sendKeysTool)
   ]
   return options.readOnly === true ? all.filter((tool) => tool.readOnly) : all
 }

@@ -4,7 +4,8 @@
  * submit (re-check over the pane's own control client, whose reply is ordered after every byte
  * the pane wrote before it, then `send-keys -H` + Enter in one write), and commands' own output
  * as the control client saw it between their C and D marks (so far, while they run). Reads with
- * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, the shared pane steps PaneAccess.ts.
+ * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, send_keys TmuxKeys.ts, the shared pane
+ * steps PaneAccess.ts.
  */
 import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
@@ -25,6 +26,7 @@ import {
   paneLine,
   toSessionInfo
 } from "./TmuxInventory.js"
+import { makeTmuxKeys } from "./TmuxKeys.js"
 import { makeTmuxRead } from "./TmuxRead.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
 import type { TmuxServer } from "./TmuxServer.js"
@@ -188,6 +190,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     submit,
     commandOutput,
     outputLineCount,
-    interrupt
+    interrupt,
+    sendKeys: makeTmuxKeys(registry, ownPane)
   }
 }
