@@ -22,7 +22,7 @@ export interface KeysSent {
   readonly session_id: string
   /** The keys in readable form, as the person approved them. */
   readonly keys: string
-  readonly sent: true
+  readonly sent: boolean
   /** A read_terminal cursor from just before the keys were typed. */
   readonly cursor: string
 }

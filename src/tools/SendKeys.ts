@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { KEY_NAMES, MAX_KEY_ITEMS } from "../domain/Keys.js"
-import { type KeysSent, sendKeys } from "../layers/SendKeysFlow.js"
+import { sendKeys } from "../layers/SendKeysFlow.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField } from "./Fields.js"
 import { defineTool } from "./Tool.js"
@@ -42,7 +42,7 @@ export const SendKeysOutput = Schema.Struct({
   keys: Schema.String.annotations({
     description: "What was typed, in readable form: text quoted, key names bare."
   }),
-  sent: Schema.Literal(true),
+  sent: Schema.Boolean.annotations({ description: "Always true: a call that typed nothing is an error." }),
   cursor: Schema.String.annotations({
     description: "A read_terminal cursor from just before the keys: pass it as since to see what they did."
   })
@@ -68,6 +68,6 @@ export const sendKeysTool = defineTool({
   handler: Effect.fn("send_keys")(function* (input) {
     return yield* sendKeys(input.session_id, input.keys)
   }),
-  summary: (sent: KeysSent) =>
+  summary: (sent) =>
     `Typed ${sent.keys} into session ${sent.session_id}. Read the terminal with since=${sent.cursor} to see the effect.`
 })

@@ -52,8 +52,8 @@ export const SERVER_NAME = "termpilot"
 
 /** Added to the instructions when no tool can write (read-only mode). */
 export const READ_ONLY_NOTE =
-  "This TermPilot runs read-only: run_command and interrupt_command are not available, so tell the user " +
-  "to run (or stop) commands themselves."
+  "This TermPilot runs read-only: run_command and interrupt_command are not available, nor is send_keys, so " +
+  "tell the user to run (or stop) commands themselves."
 
 /** Added to the instructions when tools can write: which approval policy is in force. */
 export const approvalNote = (approval: ApprovalConfig): string =>
