@@ -5,20 +5,22 @@
  * TermPilot can tell) and what will happen. Labels come from the terminal and are hostile: they
  * are shown quoted, with control and concealing characters marked, and bounded. Pure.
  */
+import type { SessionInfo } from "../services/Terminal.js"
 import { sanitizeTerminalText } from "./Hygiene.js"
 
 /** The target as SessionInfo describes it (only what the dialog shows). */
-export interface PromptTarget {
-  readonly session_id: string
-  readonly backend: "iterm2" | "tmux"
-  readonly window_title: string | null
-  readonly tab_title: string | null
-  readonly session_title: string | null
-  readonly hostname: string | null
-  readonly username: string | null
-  readonly cwd: string | null
-  readonly job_name: string | null
-}
+export type PromptTarget = Pick<
+  SessionInfo,
+  | "session_id"
+  | "backend"
+  | "window_title"
+  | "tab_title"
+  | "session_title"
+  | "hostname"
+  | "username"
+  | "cwd"
+  | "job_name"
+>
 
 export interface PromptSpec {
   /** What the action is called in the dialog: "Command", "Keys", "Interrupt". */

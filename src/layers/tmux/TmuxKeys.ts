@@ -10,7 +10,7 @@ import { keyTargetRefusal } from "../../domain/tmux/InterruptVerdict.js"
 import { flagsOf } from "../../domain/tmux/PaneFormat.js"
 import { typeLines } from "../../domain/tmux/SendEncoding.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
-import { flagsOfPane, mayHaveReached, type OwnPane, refuseOwnPane } from "./PaneAccess.js"
+import { flagsOfPane, mayHaveReached, type OwnPane, refuseOwnPane, typingRefusal } from "./PaneAccess.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
 
 export const makeTmuxKeys =
@@ -32,19 +32,6 @@ export const makeTmuxKeys =
       const replies = yield* client
         .commands(typeLines(pane, bytes))
         .pipe(Effect.mapError(mayHaveReached(sessionId, "keys")))
-      const refused = replies.findIndex((r) => !r.ok)
-      if (refused === 0) {
-        const why = replies[0]?.lines.join(" ") ?? ""
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
-        )
-      }
-      if (refused > 0) {
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux typed part of the keys into session '${sessionId}' and then refused the rest.`,
-          { sendOutcomeUnknown: true }
-        )
-      }
+      const refused = typingRefusal(replies, sessionId, "the keys")
+      if (refused !== undefined) return yield* refused
     }).pipe(Effect.withSpan("TmuxTerminal.sendKeys"))

@@ -14,7 +14,14 @@ import { submitLines } from "../../domain/tmux/SendEncoding.js"
 import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
-import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
+import {
+  flagsOfPane,
+  mayHaveReached,
+  type OwnPane,
+  readinessOf,
+  refuseOwnPane,
+  typingRefusal
+} from "./PaneAccess.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
   type HumanFocus,
@@ -137,21 +144,11 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const replies = yield* client
         .commands(submitLines(pane, command))
         .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
-      const refused = replies.findIndex((r) => !r.ok)
-      if (refused === 0) {
-        entry.inFlight = false
-        const why = replies[0]?.lines.join(" ") ?? ""
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
-        )
-      }
-      if (refused > 0) {
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux typed part of the command into session '${sessionId}' and then refused the rest, or Enter.`,
-          { sendOutcomeUnknown: true }
-        )
+      const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
+      if (refused !== undefined) {
+        // The first line refused: nothing reached the pane, so no command of ours is on its way.
+        if (refused.cause === undefined) entry.inFlight = false
+        return yield* refused
       }
       return { promptId }
     }).pipe(Effect.withSpan("TmuxTerminal.submit"))
