@@ -108,6 +108,31 @@ describe("approval policy 'always' on tmux", () => {
   })
 })
 
+describe("approval for interrupt_command on tmux", () => {
+  it("decline sends no ETX; accept sends exactly one, and the command ends with 130", async () => {
+    const pane = await always.pane()
+    answer = async () => ({ action: "accept" })
+    const sent = await runCommand(always.mcp, {
+      session_id: pane.id,
+      command: "sleep 30",
+      wait_for_completion: false
+    })
+    await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
+    const mark = pane.files.recorder.mark()
+    answer = async () => ({ action: "decline" })
+    const declined = await call(always.mcp, "interrupt_command", { request_id: sent.data.request_id })
+    expect(declined.data.error_code).toBe("declined_by_user")
+    expect(pane.files.recorder.textSince(mark)).toBe("")
+    answer = async () => ({ action: "accept" })
+    const stopped = await call(always.mcp, "interrupt_command", {
+      request_id: sent.data.request_id,
+      wait_seconds: 10
+    })
+    expect(stopped.data).toMatchObject({ status: "completed", exit_code: 130, interrupt_sent: true })
+    expect(JSON.stringify(pane.files.recorder.textSince(mark))).toBe(JSON.stringify("\u0003"))
+  })
+})
+
 describe("approval policy 'risky' on tmux", () => {
   it("asks for `rm -rf` (declined: nothing reaches any pane) and not for `ls`", async () => {
     const pane = await risky.pane()
