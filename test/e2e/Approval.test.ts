@@ -48,7 +48,7 @@ beforeAll(async () => {
   always = await openFakeIterm2Rig({
     elicit,
     auditPath: auditPath(),
-    config: { toolDeadlineMs: 1000, approval: approval({ policy: "always", timeoutSeconds: 2 }) }
+    config: { toolDeadlineMs: 1500, approval: approval({ policy: "always", timeoutSeconds: 3 }) }
   })
   risky = await openFakeIterm2Rig({
     elicit,
@@ -148,14 +148,14 @@ describe("approval policy 'always' (run_command)", () => {
     const s = await world.createWindow()
     let late = false
     answer = async () => {
-      await sleep(3500)
+      await sleep(4500)
       late = true
       return { action: "accept" }
     }
     const before = world.ledger.size
     const ran = await runCommand(mcp, { session_id: s.sessionId, command: "echo too-late" })
     expectRejected(ran, "approval_timed_out")
-    expect(ran.data.message).toContain("no answer within 2 s")
+    expect(ran.data.message).toContain("no answer within 3 s")
     await sleep(2500) // past the late accept
     expect(late).toBe(true)
     expect(world.ledger.size).toBe(before)
@@ -175,11 +175,11 @@ describe("approval policy 'always' (run_command)", () => {
     expectRejected(ran, "session_not_ready")
   })
 
-  it("the approval wait is not cut short by the call deadline (1 s here), and progress goes on meanwhile", async () => {
+  it("the approval wait is not cut short by the call deadline (1.5 s here), and progress goes on meanwhile", async () => {
     const { world, mcp } = always
     const s = await world.createWindow()
     answer = async () => {
-      await sleep(1600)
+      await sleep(2200)
       return { action: "accept" }
     }
     const call = callWithProgress(mcp, "run_command", { session_id: s.sessionId, command: "echo waited" })
