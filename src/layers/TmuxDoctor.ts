@@ -147,6 +147,7 @@ export const tmuxDoctor = (settings: TmuxSettings, required: boolean) =>
     )
 
     const without: Array<string> = []
+    const outdated: Array<string> = []
     let total = 0
     for (const server of servers) {
       const panes = yield* tmux(settings, ["-S", server.socket, "list-panes", "-a", "-F", PANE_FORMAT])
@@ -154,18 +155,33 @@ export const tmuxDoctor = (settings: TmuxSettings, required: boolean) =>
         const [paneId, where, command, tokens] = line.split("\t")
         if (paneId === undefined || where === undefined) continue
         total++
-        if ((tokens ?? "").trim() === "")
+        const entries = (tokens ?? "")
+          .trim()
+          .split(" ")
+          .filter((t) => t !== "")
+        if (entries.length === 0)
           without.push(`${where} (${paneId}, ${command ?? "?"}): ${integrationLine(command ?? "")}`)
+        else if (!entries.at(-1)!.includes(":")) outdated.push(`${where} (${paneId}, ${command ?? "?"})`)
       }
     }
+    const advice = [
+      ...without,
+      ...outdated.map(
+        (pane) =>
+          `${pane}: its integration is older than this TermPilot (no prompt numbers); re-create the snippet file with \`termpilot shell-integration bash\` (or zsh)`
+      ),
+      "Then start a new shell in the pane (or source the rc file)."
+    ]
     checks.push(
-      without.length === 0
+      without.length === 0 && outdated.length === 0
         ? check("tmux_shell_integration", "ok", `All ${total} pane(s) run TermPilot's shell integration`)
         : check(
             "tmux_shell_integration",
             "warning",
-            `${without.length} of ${total} pane(s) have not loaded TermPilot's shell integration; run_command refuses them unless another terminal's OSC 133 integration marks their prompts`,
-            [...without, "Then start a new shell in the pane (or source the rc file)."]
+            without.length > 0
+              ? `${without.length} of ${total} pane(s) have not loaded TermPilot's shell integration; run_command refuses them unless another terminal's OSC 133 integration marks their prompts`
+              : `${outdated.length} of ${total} pane(s) run an older TermPilot shell integration; run_command refuses them`,
+            advice
           )
     )
     return checks

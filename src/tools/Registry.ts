@@ -14,6 +14,7 @@ import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
 import { sendKeysTool } from "./SendKeys.js"
 import type { Tool, ToolServices } from "./Tool.js"
+import { waitForOutput } from "./WaitForOutput.js"
 
 export interface RegisteredTool {
   readonly name: string
@@ -76,6 +77,7 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(runCommand),
     register(getCommandResult),
     register(interruptCommand),
+    register(waitForOutput),
     register(sendKeysTool)
   ]
   return options.readOnly === true ? all.filter((tool) => tool.readOnly) : all

@@ -51,7 +51,7 @@ describe("termpilot doctor (tmux)", () => {
   beforeAll(() => {
     tmux("new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "bash --norc --noprofile")
     with_ = tmux("display", "-p", "-t", "work", "#{pane_id}").trim()
-    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef")
+    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
     without = tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work", "zsh -f").trim()
   })
   afterAll(() => {
@@ -85,6 +85,17 @@ describe("termpilot doctor (tmux)", () => {
     expect(tmux("list-windows", "-a", "-F", "#{window_id} #{window_width}x#{window_height}")).toBe(before)
     expect([with_, without].map((p) => tmux("capture-pane", "-p", "-t", p))).toEqual(screens)
     expect(tmux("list-clients", "-F", "#{client_name}").trim()).toBe("")
+  })
+
+  it("names a pane whose shell runs an integration older than this TermPilot (a token without a pid)", async () => {
+    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef")
+    try {
+      const text = (await runDoctor(TMUX_ONLY, [socket])).out.join("\n")
+      expect(text).toContain(`work:0.0 (${with_}, bash): its integration is older than this TermPilot`)
+      expect(text).toContain("termpilot shell-integration bash")
+    } finally {
+      tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
+    }
   })
 
   it("fails at tmux_servers when tmux is required and no server runs", async () => {

@@ -10,6 +10,7 @@ import { KEY_NAMES } from "../../src/domain/Keys.js"
 import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"
 import { ErrorCode } from "../../src/services/Errors.js"
 import { Readiness } from "../../src/services/Terminal.js"
+import { WaitStopped } from "../../src/tools/WaitForOutput.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 import { makeRecordingBackend } from "../support/RecordingBackend.js"
 
@@ -134,6 +135,7 @@ describe("specs/tools.contract.json matches tools/list", () => {
     expect(contract.enums.Readiness).toEqual(Readiness.literals)
     expect(contract.enums.CommandStatus).toEqual(CommandStatus.literals)
     expect(contract.enums.InterruptStatus).toEqual(InterruptStatus.literals)
+    expect(contract.enums.WaitStopped).toEqual(WaitStopped.literals)
     expect(contract.enums.ErrorCode).toEqual(ErrorCode.literals)
     expect(contract.enums.KeyName).toEqual(KEY_NAMES)
   })

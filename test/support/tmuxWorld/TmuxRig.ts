@@ -48,6 +48,8 @@ export interface TmuxRigOptions {
   /** Serve the fake iTerm2 too (backends iterm2 + tmux). */
   readonly withIterm2?: boolean
   readonly config?: Partial<TermPilotConfig>
+  /** Where the audit trail goes (with config.audit.enabled); none by default. */
+  readonly auditPath?: string
   /** The test client's elicitation handler (it declares the capability only with one). */
   readonly elicit?: ElicitHandler
 }
@@ -106,7 +108,7 @@ export const openTmuxRig = async (options: TmuxRigOptions = {}): Promise<TmuxRig
   const config = appConfigFor(
     fakeSettings(iterm2Server?.socketPath ?? join(first.root, "no-iterm2-socket")),
     options.config,
-    undefined,
+    options.auditPath,
     { tmux: tmuxSettingsFor(worlds), backends }
   )
   const mcp = await openMcpHarness(mainLayerWith(config), {}, options.elicit)
