@@ -20,6 +20,7 @@ export type PromptTarget = Pick<
   | "username"
   | "cwd"
   | "job_name"
+  | "via"
 >
 
 export interface PromptSpec {
@@ -71,10 +72,15 @@ const whereItRuns = (target: PromptTarget, localHost: string): string => {
         ? "no (same host as TermPilot)"
         : `yes (host ${quoteLabel(host)}, TermPilot runs on ${quoteLabel(localHost)})`
   const job = target.job_name
+  const via = target.via ?? []
   const nested =
-    job !== null && NESTED_JOBS.test(job)
-      ? `yes: the foreground program is ${quoteLabel(job)}, so the keys go to whatever it is connected to`
-      : "not that TermPilot can see"
+    via.length > 0
+      ? `yes: reached through ${via.map(quoteLabel).join(" → ")} from the pane's own shell`
+      : job !== null && NESTED_JOBS.test(job)
+        ? `yes: the foreground program is ${quoteLabel(job)}, so the keys go to whatever it is connected to`
+        : target.via === null
+          ? "not that TermPilot can see"
+          : "no (the pane's own shell)"
   return `Remote: ${remote}\nNested session: ${nested}`
 }
 

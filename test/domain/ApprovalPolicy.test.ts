@@ -113,7 +113,8 @@ describe("the dialog text", () => {
     hostname: "db-1",
     username: "ada",
     cwd: "/srv",
-    job_name: "ssh"
+    job_name: "ssh",
+    via: null
   }
   const message = approvalMessage({
     label: "Command",
@@ -138,6 +139,16 @@ describe("the dialog text", () => {
     expect(message).toContain('Remote: yes (host "db-1"')
     expect(message).toMatch(/Nested session: yes: the foreground program is "ssh"/)
     expect(quoteLabel("x".repeat(300))).toHaveLength(203)
+    const remote = approvalMessage({
+      label: "Keys",
+      shown: '"y" Enter',
+      effect: "typed",
+      reason: "send_keys always needs approval",
+      target: { ...target, job_name: "bash", via: ["ssh"] },
+      localHost: "laptop",
+      timeoutSeconds: 120
+    })
+    expect(remote).toContain('Nested session: yes: reached through "ssh" from the pane\'s own shell')
     expect(unusualCharacters("plain ascii")).toEqual([])
   })
 })
