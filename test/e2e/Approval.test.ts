@@ -6,13 +6,14 @@
  * the fake's SendText ledger (every byte iTerm2 was asked to type) proves; the audit trail records
  * each approval next to its call.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApprovalConfig, DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import {
+  awaitAuditLines,
   callWithProgress,
   expectNothingSent,
   expectRejected,
@@ -70,26 +71,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Audit lines for `requestId` (or about `sessionId`), once the writer has written `count` (bounded). */
-const auditFor = async (
-  requestId: string,
-  count: number,
-  key: "request_id" | "session_id" = "request_id"
-) => {
-  const deadline = Date.now() + 5000
-  for (;;) {
-    let lines: Array<Record<string, unknown>> = []
-    try {
-      lines = readFileSync(auditPath(), "utf8")
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((l) => l[key] === requestId)
-    } catch {}
-    if (lines.length >= count || Date.now() > deadline) return lines
-    await sleep(50)
-  }
-}
+const auditFor = (value: string, count: number, key: "request_id" | "session_id" = "request_id") =>
+  awaitAuditLines(auditPath(), value, count, key)
 
 describe("approval policy 'always' (run_command)", () => {
   it("accept: the dialog shows the exact command and target; the command is typed exactly once", async () => {

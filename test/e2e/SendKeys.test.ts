@@ -5,13 +5,19 @@
  * types nothing (the fake's SendText ledger is every byte iTerm2 was asked to type). Read-only
  * mode lists no send_keys and asks nothing.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toolRegistry } from "../../src/tools/Registry.js"
-import { commandResult, expectNothingSent, readTerminal, runCommand } from "../support/E2eHelpers.js"
+import {
+  awaitAuditLines,
+  commandResult,
+  expectNothingSent,
+  readTerminal,
+  runCommand
+} from "../support/E2eHelpers.js"
 import { call, type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 
 let answer: (request: ElicitRequest) => Promise<ElicitResult> = async () => ({ action: "decline" })
@@ -60,23 +66,6 @@ const question = async (r: FakeIterm2Rig) => {
   return { sessionId: s.sessionId, requestId: started.data.request_id, mark: r.world.ledger.size }
 }
 
-/** The audit lines naming `requestId`, once `count` are written (the writer is asynchronous; bounded). */
-const auditLines = async (requestId: string, count: number) => {
-  const deadline = Date.now() + 5000
-  for (;;) {
-    let text = ""
-    try {
-      text = readFileSync(join(dir, "audit.jsonl"), "utf8")
-    } catch {}
-    const lines = text
-      .split("\n")
-      .filter((l) => l.includes(requestId))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-    if (lines.length >= count || Date.now() > deadline) return lines
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 const YES = [{ text: "y" }, { key: "Enter" }]
 
 describe("send_keys", () => {
@@ -98,7 +87,7 @@ describe("send_keys", () => {
     expect(done.data).toMatchObject({ status: "completed", exit_code: 0, output: "continue? [y/N] y\ngot=y" })
     const since = await readTerminal(mcp, { session_id: q.sessionId, since: sent.data.cursor })
     expect(since.data.content).toContain("got=y")
-    const lines = await auditLines(String(sent.data.request_id), 2)
+    const lines = await awaitAuditLines(join(dir, "audit.jsonl"), String(sent.data.request_id), 2)
     expect(lines.map((l) => [l.kind, l.outcome ?? l.keys])).toEqual([
       ["approval", "accepted"],
       ["keys", '"y" Enter']
