@@ -17,14 +17,23 @@ const readOnly = Options.boolean("read-only").pipe(
   )
 )
 
-const serve = Command.make("serve", { readOnly }, runServer).pipe(
+const approval = Options.choice("approval", ["never", "risky", "always"]).pipe(
+  Options.optional,
+  Options.withDescription(
+    "When to ask you (through the MCP client's dialog) before typing: never (default), risky (listed risky " +
+      "commands and protected sessions), always. send_keys always asks " +
+      '(also: TERMPILOT_APPROVAL, or "approval": {"policy": …} in the config file).'
+  )
+)
+
+const serve = Command.make("serve", { readOnly, approval }, runServer).pipe(
   Command.withDescription("Run the stdio MCP server (what `termpilot` with no subcommand does).")
 )
 
 /** Every subcommand of `termpilot`; one line per subcommand. */
 export const subcommands = [serve, doctorCommand, chatgptCommand, shellIntegrationCommand] as const
 
-export const termpilot = Command.make("termpilot", { readOnly }, runServer).pipe(
+export const termpilot = Command.make("termpilot", { readOnly, approval }, runServer).pipe(
   Command.withDescription(
     "MCP server that lets an AI assistant read and run commands in your open terminal sessions. " +
       "With no subcommand it serves MCP on stdin/stdout; add it to an MCP client rather than running it by hand."

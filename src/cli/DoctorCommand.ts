@@ -8,6 +8,7 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
+import { describeApprovalPolicy } from "../domain/ApprovalPolicy.js"
 import { type Check, check, passed, renderChecks } from "../domain/HealthCheck.js"
 import { AppConfigLive } from "../layers/AppConfigLive.js"
 import { BackendLive } from "../layers/BackendLive.js"
@@ -47,7 +48,7 @@ const found = (checks: ReadonlyArray<Check>) =>
   checks.some((c) => (c.name === "iterm2_socket" || c.name === "tmux_servers") && c.status === "ok")
 
 export const doctorProgram = Effect.gen(function* () {
-  const { backends, tmux } = yield* AppConfig
+  const { backends, tmux, settings } = yield* AppConfig
   const auto = backends.mode === "auto"
   const checks: Array<Check> = []
   if (backends.enabled.includes("iterm2")) checks.push(...(yield* iterm2Checks(auto)))
@@ -63,12 +64,16 @@ export const doctorProgram = Effect.gen(function* () {
     )
   }
   const ok = passed(checks)
+  const approval = describeApprovalPolicy(settings.approval)
   const names = backends.enabled.map((name) => (name === "iterm2" ? "iTerm2" : "tmux")).join(", ")
   return {
     exitCode: ok ? 0 : EXIT_FAILED,
-    out: renderChecks(`TermPilot terminal doctor (${names})`, checks, (name) => LABELS[name] ?? name),
+    out: [
+      ...renderChecks(`TermPilot terminal doctor (${names})`, checks, (name) => LABELS[name] ?? name),
+      `Approvals: ${approval}.`
+    ],
     err: [],
-    json: { ok, checks }
+    json: { ok, checks, approval: { policy: settings.approval.policy, summary: approval } }
   }
 })
 

@@ -3,20 +3,25 @@
  * file, and the argument lists that mean nothing but "serve" (what an MCP client starts): bin.ts
  * runs those without loading the command-line parser, the subcommands or their help.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import type { ApprovalPolicyName } from "../domain/ApprovalPolicy.js"
 import { mainLive } from "../layers/MainLive.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { serveStdio } from "./Serve.js"
 
 export interface ServerFlags {
   readonly readOnly: boolean
+  /** `--approval`, when given. */
+  readonly approval?: Option.Option<ApprovalPolicyName>
 }
 
 /** The stdio MCP server (what `termpilot` with no subcommand, and `termpilot serve`, run). */
-export const runServer = ({ readOnly }: ServerFlags) =>
-  Effect.flatMap(AppConfig, ({ settings }) => serveStdio({ readOnly: settings.readOnly })).pipe(
-    Effect.provide(mainLive({ readOnly }))
-  )
+export const runServer = ({ readOnly, approval }: ServerFlags) => {
+  const policy = approval === undefined ? undefined : Option.getOrUndefined(approval)
+  return Effect.flatMap(AppConfig, ({ settings }) =>
+    serveStdio({ readOnly: settings.readOnly, approval: settings.approval })
+  ).pipe(Effect.provide(mainLive(policy === undefined ? { readOnly } : { readOnly, approval: policy })))
+}
 
 /**
  * The flags when `args` (argv without node and the script) asks for the server and nothing else:

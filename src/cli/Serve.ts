@@ -5,6 +5,7 @@
  * (CheckedStdioTransport).
  */
 import { Console, Effect, Runtime } from "effect"
+import type { ApprovalConfig } from "../domain/ApprovalPolicy.js"
 import { toolRegistry } from "../tools/Registry.js"
 import { makeServer, type ToolRunner } from "../tools/Server.js"
 import type { ToolServices } from "../tools/Tool.js"
@@ -31,6 +32,8 @@ const stdinClosed = Effect.async<void>((resume) => {
 export interface ServeOptions {
   /** Read-only mode: run_command and interrupt_command are neither listed nor callable. */
   readonly readOnly: boolean
+  /** The approval settings in force (named in the server's instructions). */
+  readonly approval?: ApprovalConfig
 }
 
 export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, ToolServices> =>
@@ -40,7 +43,11 @@ export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, To
       const runtime = yield* Effect.runtime<ToolServices>()
       const run: ToolRunner = (effect, signal) =>
         Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
-      const server = makeServer(run, { tools: toolRegistry({ readOnly: options.readOnly }) })
+      const tools = toolRegistry({ readOnly: options.readOnly })
+      const server = makeServer(
+        run,
+        options.approval === undefined ? { tools } : { tools, approval: options.approval }
+      )
       yield* Effect.acquireRelease(
         Effect.promise(() =>
           server.connect(

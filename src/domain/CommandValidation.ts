@@ -134,3 +134,11 @@ export const validateIdentifier = (field: string, value: string): string | undef
 /** Why `sessionId` is not a usable session id, or undefined. */
 export const validateSessionId = (sessionId: string): string | undefined =>
   validateIdentifier("session_id", sessionId)
+
+/**
+ * Why `text` (a piece of send_keys text named `field`) cannot be typed, or undefined: the same
+ * character rules as a command (no control, line-separator, bidi, lone-surrogate or invisible
+ * characters); length and blankness are the caller's.
+ */
+export const validateText = (field: string, text: string): string | undefined =>
+  forbiddenCharacter(field, text)

@@ -4,6 +4,7 @@
  * (XDG on Linux, also ~/Library/Application Support/TermPilot on macOS). Pure: env comes in.
  */
 import { Either, ParseResult, Schema } from "effect"
+import { ApprovalConfig, DEFAULT_APPROVAL_CONFIG } from "./ApprovalPolicy.js"
 import { PolicyConfig } from "./SessionPolicy.js"
 
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024
@@ -70,6 +71,7 @@ export const ConfigFileSchema = Schema.Struct({
     default: () => ({ enabled: true, maxBytes: DEFAULT_AUDIT_MAX_BYTES })
   }),
   policy: Schema.optionalWith(PolicyConfig, { default: () => ({}) }),
+  approval: Schema.optionalWith(ApprovalConfig, { default: () => DEFAULT_APPROVAL_CONFIG }),
   backends: Schema.optionalWith(BackendsSetting, { default: () => "auto" as const }),
   tmux: Schema.optionalWith(TmuxFileSettings, { default: () => ({ sockets: [] }) })
 })

@@ -79,7 +79,7 @@ const ATTRIBUTES = [
 ] as const
 
 /** The first glob of `matchers` the session matches, described; a missing value matches nothing. */
-const firstMatch = (matchers: SessionMatchers, session: PolicySubject): string | undefined => {
+export const firstMatch = (matchers: SessionMatchers, session: PolicySubject): string | undefined => {
   for (const [list, field, label] of ATTRIBUTES) {
     const value = session[field]
     if (value === null) continue

@@ -2,10 +2,12 @@
  * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
  * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR,
- * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS) and of the optional JSON config file.
+ * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS, TERMPILOT_APPROVAL) and of the
+ * optional JSON config file.
  */
 import { homedir } from "node:os"
-import { Config, ConfigError, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { type ApprovalPolicyName, ApprovalPolicyName as PolicyName } from "../domain/ApprovalPolicy.js"
 import { chooseBackends, ownTmuxPane, parseBackendsEnv, tmuxSockets } from "../domain/BackendSelection.js"
 import {
   MAX_TOOL_DEADLINE_MS,
@@ -37,7 +39,11 @@ const positiveMs = (name: string, fallback: number) =>
 export interface AppConfigOptions {
   /** `--read-only` from the command line: forces read-only mode whatever the file says. */
   readonly readOnly?: boolean
+  /** `--approval` from the command line: wins over TERMPILOT_APPROVAL and the file's approval.policy. */
+  readonly approval?: ApprovalPolicyName
 }
+
+const isPolicyName = Schema.is(PolicyName)
 
 /**
  * Reads the environment and the optional config file once, when the layer is built; fails with a
@@ -79,6 +85,13 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         )
       )
       const toolDeadlineMs = Option.getOrElse(deadlineEnv, () => loaded.config.toolDeadlineMs)
+      const approvalEnv = Option.getOrUndefined(yield* nonBlank("TERMPILOT_APPROVAL"))
+      if (approvalEnv !== undefined && !isPolicyName(approvalEnv)) {
+        const why = "TERMPILOT_APPROVAL must be one of never, risky, always"
+        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_APPROVAL"], why))
+      }
+      const policy = options.approval ?? approvalEnv ?? loaded.config.approval.policy
+      const approval = { ...loaded.config.approval, policy }
       return {
         iterm2: {
           socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),
@@ -96,7 +109,7 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           commandTimeoutMs: yield* positiveMs("TERMPILOT_TMUX_TIMEOUT_MS", 5_000)
         },
         backends: chooseBackends(loaded.config.backends, backendsEnv.right),
-        settings: { ...loaded.config, readOnly, toolDeadlineMs },
+        settings: { ...loaded.config, readOnly, toolDeadlineMs, approval },
         configPath: loaded.path,
         auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)
       }

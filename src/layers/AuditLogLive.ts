@@ -41,6 +41,34 @@ const codePoints = (text: string) => {
 /** The line written for one event; the returned text itself never appears in it. */
 export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine => {
   const clean = (text: string) => (redact ? redactSecrets(text).text : text)
+  if (event._tag === "Approval") {
+    return {
+      v: 1,
+      time,
+      tool: event.tool,
+      kind: "approval",
+      request_id: event.requestId,
+      session_id: event.sessionId,
+      shown: clean(event.shown),
+      reason: clean(event.reason),
+      outcome: event.outcome,
+      client: event.client === null ? null : clean(event.client),
+      waited_ms: event.waitedMs
+    }
+  }
+  if (event._tag === "Keys") {
+    const { tool, requestId, sessionId, keys } = event
+    return {
+      v: 1,
+      time,
+      tool,
+      kind: "keys",
+      request_id: requestId,
+      session_id: sessionId,
+      keys: clean(keys),
+      sent: true
+    }
+  }
   if (event._tag === "Read") {
     return {
       v: 1,

@@ -87,7 +87,8 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     commandOutput: (id, promptId, bounds) =>
       Effect.flatMap(ownerOf(id), (t) => t.commandOutput(id, promptId, bounds)),
     outputLineCount: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.outputLineCount(id, promptId)),
-    interrupt: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.interrupt(id, promptId))
+    interrupt: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.interrupt(id, promptId)),
+    sendKeys: (id, bytes) => Effect.flatMap(ownerOf(id), (t) => t.sendKeys(id, bytes))
   }
 }
 

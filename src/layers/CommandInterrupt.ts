@@ -1,6 +1,6 @@
 /**
  * CommandInterrupt — interrupt_command's protocol: act only on a command TermPilot sent that the
- * watch saw start and not end, let the backend re-verify and send one ETX atomically (held to the
+ * watch saw start and not end, ask the person when the approval policy says so (ApprovalGate), let the backend re-verify and send one ETX atomically (held to the
  * call deadline and the client's cancellation, like run_command's send phase), then wait a bounded
  * time for the shell's own final result. Never escalates, never retries.
  */
@@ -9,6 +9,7 @@ import type { CommandResult, InterruptResult } from "../services/CommandRunner.j
 import { deadlineExceeded, fail, type TermPilotError } from "../services/Errors.js"
 import type { Terminal } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
+import { approvalGate } from "./ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
 import { waitForCommand } from "./CommandWaits.js"
@@ -35,6 +36,11 @@ const unverifiable = (requestId: string, sessionId: string) =>
     "command_not_running",
     `The terminal did not identify the prompt the command of request_id ${requestId} was typed at in session '${sessionId}', so TermPilot cannot verify what is running there; nothing was sent.`
   )
+
+const cancelledBeforeInterrupt = fail(
+  "request_cancelled",
+  "The client cancelled the call before the interrupt was sent; nothing was sent."
+)
 
 /** A failed check+send: nothing sent, unless the failure says the ETX may have left. */
 const sendFailure = (e: TermPilotError, sessionId: string, requestId: string) =>
@@ -90,15 +96,23 @@ export const makeInterrupt = (parts: InterruptParts) => {
     if (promptId === null) return yield* unverifiable(requestId, sessionId)
     if (!(yield* mayHaveStarted(live.value))) return yield* notStarted(requestId, sessionId)
 
+    const verdict = yield* approvalGate(terminal, {
+      action: { tool: "interrupt_command", command: ctx.request.command },
+      requestId,
+      sessionId,
+      label: "Interrupt (one Ctrl-C) of the command",
+      shown: ctx.request.command,
+      effect: `TermPilot checks again that this command, which it started (request_id ${requestId}), is still running there, then sends one Ctrl-C (ETX) to that session only; nothing else, no retry.`,
+      needsReady: false
+    })
+    if (verdict._tag === "Cancelled") return yield* cancelledBeforeInterrupt
+    if (verdict._tag === "Refused") return yield* verdict.error
     const { deadlineMs } = yield* currentToolSettings
     const { exit, stopped } = yield* boundedByCall(terminal.interrupt(sessionId, promptId), deadlineMs)
     if (Exit.isFailure(exit)) {
       if (Exit.isInterrupted(exit)) {
         return yield* stopped === "cancelled"
-          ? fail(
-              "request_cancelled",
-              "The client cancelled the call before the interrupt was sent; nothing was sent."
-            )
+          ? cancelledBeforeInterrupt
           : deadlineExceeded(deadlineMs, "no interrupt was sent")
       }
       const failure = Cause.failureOption(exit.cause)

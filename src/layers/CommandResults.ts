@@ -175,7 +175,11 @@ export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
   "session_not_ready",
   "shell_integration_required",
-  "not_permitted"
+  "not_permitted",
+  // The approval gate's refusals (nothing is ever sent before its answer).
+  "declined_by_user",
+  "approval_timed_out",
+  "approval_unavailable"
 ])
 
 const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])

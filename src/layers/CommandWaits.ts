@@ -27,6 +27,8 @@ export interface WaitSpec<A> {
   readonly timeoutMs: number
   /** The command's output lines so far, null when unknown; a failure or a slow answer reports null. */
   readonly outputLines: Effect.Effect<number | null, TermPilotError>
+  /** What the reports say is waited for (default: the command). */
+  readonly awaiting?: "command" | "approval"
 }
 
 const timedOut = { _tag: "TimedOut" } as const
@@ -58,7 +60,8 @@ export const waitForCommand = <A>(spec: WaitSpec<A>): Effect.Effect<WaitEnd<A>> 
         Effect.orElseSucceed(() => null)
       )
       const elapsedMs = (yield* Clock.currentTimeMillis) - startedMs
-      yield* Effect.uninterruptible(progress({ requestId: spec.requestId, elapsedMs, outputLines }))
+      const awaiting = spec.awaiting ?? "command"
+      yield* Effect.uninterruptible(progress({ requestId: spec.requestId, elapsedMs, outputLines, awaiting }))
     })
     const ticker = yield* Effect.fork(
       Effect.forever(Effect.zipRight(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))

@@ -16,7 +16,8 @@ const ToolSettingsLive = Layer.effect(
   ToolSettings,
   Effect.map(AppConfig, ({ settings }) => ({
     redactSecrets: settings.redaction.enabled,
-    deadlineMs: settings.toolDeadlineMs
+    deadlineMs: settings.toolDeadlineMs,
+    approval: settings.approval
   }))
 )
 

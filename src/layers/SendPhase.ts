@@ -1,12 +1,14 @@
 /**
- * SendPhase — run_command's phase up to the send: watch the session (subscribe first), then submit,
- * held to the call deadline and the client's cancellation (CallBounds). It ends with a final result
- * (nothing sent, or maybe sent) or a live watch of the sent command.
+ * SendPhase — run_command's phase up to the send: the approval the policy asks for (ApprovalGate,
+ * bounded by its own timeout), then watch the session (subscribe first) and submit, held to the
+ * call deadline and the client's cancellation (CallBounds). It ends with a final result (nothing
+ * sent, or maybe sent) or a live watch of the sent command.
  */
 import { Cause, Clock, Effect, Exit, Option, type Queue, type Scope } from "effect"
 import type { CommandResult } from "../services/CommandRunner.js"
 import type { PromptEvent, PromptTracker } from "../services/PromptTracker.js"
 import type { Terminal } from "../services/Terminal.js"
+import { approvalGate } from "./ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import * as R from "./CommandResults.js"
 
@@ -54,12 +56,48 @@ const watchThenSubmit = (ctx: R.RequestContext, backend: Backend): Effect.Effect
     return final(R.submitFailure(ctx, failure.value, now))
   })
 
-/** The send phase, bounded by the call (see CallBounds): stopped before the send, nothing was sent. */
+/** What the person is told run_command will do when they accept. */
+export const RUN_EFFECT =
+  "TermPilot checks again that the session is still at an empty shell prompt, then types this command there and presses Enter, once. A session that became busy meanwhile gets nothing."
+
+/** Ask when the policy says so: anything but an accept ends the request, nothing sent. */
+const approved = (ctx: R.RequestContext, backend: Backend) =>
+  Effect.gen(function* () {
+    const { sessionId, command } = ctx.request
+    const verdict = yield* approvalGate(backend.terminal, {
+      action: { tool: "run_command", command },
+      requestId: ctx.requestId,
+      sessionId,
+      label: "Command",
+      shown: command,
+      effect: RUN_EFFECT,
+      needsReady: true
+    })
+    const now = yield* Clock.currentTimeMillis
+    switch (verdict._tag) {
+      case "Go":
+        return Option.none()
+      case "Cancelled":
+        return Option.some(final(R.stoppedBeforeSend(ctx, "cancelled", now)))
+      case "Refused": {
+        const e = verdict.error
+        const status = R.REJECTED_CODES.has(e.code) ? "rejected" : "error"
+        return Option.some(final(R.notSent(ctx, status, e.code, e.message, now)))
+      }
+    }
+  })
+
+/**
+ * The send phase: the approval (when needed), then watch + submit bounded by the call (see
+ * CallBounds): stopped before the send, nothing was sent.
+ */
 export const sendPhase = (
   ctx: R.RequestContext,
   backend: Backend
 ): Effect.Effect<SendPhase, never, Scope.Scope> =>
   Effect.gen(function* () {
+    const refusedByGate = yield* approved(ctx, backend)
+    if (Option.isSome(refusedByGate)) return refusedByGate.value
     const { exit, stopped } = yield* boundedByCall(watchThenSubmit(ctx, backend), ctx.deadlineMs)
     const now = yield* Clock.currentTimeMillis
     if (Exit.isSuccess(exit) && exit.value._tag !== "Stopped") return exit.value

@@ -11,7 +11,8 @@ import type { CursorPosition, ReadBounds, SessionInfo, Terminal } from "../servi
 
 type TerminalShape = Terminal["Type"]
 
-const subject = (s: SessionInfo): PolicySubject => ({
+/** What the policy (and the approval policy's protected sessions) look at in a session. */
+export const subject = (s: SessionInfo): PolicySubject => ({
   backend: s.backend,
   profileName: s.profile_name,
   tmuxSession: s.backend === "tmux" ? s.window_title : null,
@@ -65,6 +66,8 @@ export const withSessionPolicy = (
     outputLineCount: (sessionId: string, promptId: string) =>
       Effect.zipRight(visible(sessionId), terminal.outputLineCount(sessionId, promptId)),
     interrupt: (sessionId: string, promptId: string) =>
-      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId))
+      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId)),
+    sendKeys: (sessionId: string, bytes: string) =>
+      Effect.zipRight(actionable(sessionId), terminal.sendKeys(sessionId, bytes))
   }
 }

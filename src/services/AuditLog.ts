@@ -18,8 +18,48 @@ export type ReadDigestOf = typeof ReadDigestOf.Type
 export const CommandTool = Schema.Literal("run_command", "get_command_result", "interrupt_command")
 export type CommandTool = typeof CommandTool.Type
 
+/** How an approval the person was asked for ended (or why it could not be asked). */
+export const ApprovalOutcome = Schema.Literal(
+  "accepted",
+  "declined",
+  "dismissed",
+  "timed_out",
+  "unavailable",
+  "call_cancelled"
+)
+export type ApprovalOutcome = typeof ApprovalOutcome.Type
+
+/** One approval TermPilot asked for (or needed and could not ask), before the call it belongs to. */
+export interface ApprovalEvent {
+  readonly _tag: "Approval"
+  readonly tool: string
+  /** The request the approval was for (run_command's new one, interrupt_command's), when there is one. */
+  readonly requestId: string | null
+  readonly sessionId: string
+  /** What the person was shown as the action (the command, or the keys in readable form). */
+  readonly shown: string
+  /** Why the policy asked. */
+  readonly reason: string
+  readonly outcome: ApprovalOutcome
+  /** The MCP client asked (its `initialize` name), or null. */
+  readonly client: string | null
+  readonly waitedMs: number
+}
+
+/** One send_keys call that typed (refusals have only their approval line). */
+export interface KeysEvent {
+  readonly _tag: "Keys"
+  readonly tool: string
+  readonly requestId: string
+  readonly sessionId: string
+  /** The keys in readable form (redacted like a command when written). */
+  readonly keys: string
+}
+
 /** One tool call to record; the writer adds the time, digests and redaction. */
 export type AuditEvent =
+  | ApprovalEvent
+  | KeysEvent
   | {
       readonly _tag: "Command"
       readonly tool: CommandTool
@@ -98,6 +138,29 @@ export const ReadAuditLine = Schema.Struct({
   returned_sha256: Schema.String
 })
 
+/** A written line for an approval (see ApprovalEvent); `shown` is redacted like a command. */
+export const ApprovalAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("approval"),
+  request_id: Schema.NullOr(Schema.String),
+  session_id: Schema.String,
+  shown: Schema.String,
+  reason: Schema.String,
+  outcome: ApprovalOutcome,
+  client: Schema.NullOr(Schema.String),
+  waited_ms: Schema.Number
+})
+
+/** A written line for send_keys: what was typed, in readable form. */
+export const KeysAuditLine = Schema.Struct({
+  ...Common,
+  kind: Schema.Literal("keys"),
+  request_id: Schema.String,
+  session_id: Schema.String,
+  keys: Schema.String,
+  sent: Schema.Literal(true)
+})
+
 /** Written when the queue was full and entries were dropped (the trail says it has a gap). */
 export const DroppedAuditLine = Schema.Struct({
   ...Common,
@@ -105,7 +168,13 @@ export const DroppedAuditLine = Schema.Struct({
   count: Schema.Number
 })
 
-export const AuditLine = Schema.Union(CommandAuditLine, ReadAuditLine, DroppedAuditLine)
+export const AuditLine = Schema.Union(
+  CommandAuditLine,
+  ReadAuditLine,
+  ApprovalAuditLine,
+  KeysAuditLine,
+  DroppedAuditLine
+)
 export type AuditLine = typeof AuditLine.Type
 
 export class AuditLog extends Context.Tag("termpilot/AuditLog")<

@@ -14,6 +14,8 @@ export interface ProgressReport {
   readonly elapsedMs: number
   /** Lines of output so far, when the backend can tell cheaply; null otherwise. */
   readonly outputLines: number | null
+  /** What is waited for: the command (default), or the person's answer to an approval dialog. */
+  readonly awaiting?: "command" | "approval"
   /**
    * The notification's whole message, for a wait that is not on a command (wait_for_output, whose
    * `requestId` is then the session id); by default the message names the request_id.

@@ -24,6 +24,9 @@ export const ErrorCode = Schema.Literal(
   "not_permitted",
   "deadline_exceeded",
   "request_cancelled",
+  "declined_by_user",
+  "approval_timed_out",
+  "approval_unavailable",
   "internal_error"
 )
 export type ErrorCode = typeof ErrorCode.Type

@@ -153,5 +153,14 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
      * interruptible.
      */
     readonly interrupt: (sessionId: string, promptId: string) => Effect.Effect<InterruptCheck, TermPilotError>
+    /**
+     * Type `bytes` (send_keys' keys, as a keyboard sends them) into exactly this session, whatever
+     * runs there (a busy shell, a full-screen program), broadcast suppressed; no Enter is added.
+     * Only send_keys calls it, after an approval. Fails, having sent nothing, with
+     * `session_not_found`, `session_not_ready` (tmux: a mode, synchronize-panes or input off would
+     * send the keys elsewhere), `not_permitted` or the backend's unavailable code; a failure once
+     * the bytes may have left carries `cause: { sendOutcomeUnknown: true }`.
+     */
+    readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, TermPilotError>
   }
 >() {}

@@ -3,6 +3,7 @@
  * the safe defaults apply (secrets are redacted).
  */
 import { Context, Effect, Option } from "effect"
+import type { ApprovalConfig } from "../domain/ApprovalPolicy.js"
 import { DEFAULT_TOOL_DEADLINE_MS } from "../domain/ConfigFile.js"
 
 export interface ToolSettingsShape {
@@ -13,6 +14,8 @@ export interface ToolSettingsShape {
    * is sent (then `timeout_seconds` governs the wait), get_command_result within its wait_seconds.
    */
   readonly deadlineMs: number
+  /** When to ask the person before typing (src/domain/ApprovalPolicy.ts); absent: the defaults. */
+  readonly approval?: ApprovalConfig
 }
 
 export const DEFAULT_TOOL_SETTINGS: ToolSettingsShape = {

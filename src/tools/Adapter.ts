@@ -58,6 +58,17 @@ const sessionLabels = (sessionId: string) =>
   )
 
 const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) => {
+  if (tool.audit === "keys") {
+    const sent = output as unknown as { request_id: string; session_id: string; keys: string }
+    const event: AuditEvent = {
+      _tag: "Keys",
+      tool: tool.name,
+      requestId: sent.request_id,
+      sessionId: sent.session_id,
+      keys: sent.keys
+    }
+    return Effect.succeed(event)
+  }
   if (tool.audit === "command") {
     const name = tool.name
     if (!Schema.is(CommandTool)(name)) return Effect.dieMessage(`${name} is not a command tool`)

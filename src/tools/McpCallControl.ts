@@ -24,7 +24,8 @@ export const progressMessage = (report: ProgressReport): string => {
   const seconds = Math.round(report.elapsedMs / 1000)
   const lines = report.outputLines
   const output = lines === null ? "" : `, ${lines} output line${lines === 1 ? "" : "s"}`
-  return `request_id ${report.requestId}: waiting for the command, ${seconds} s so far${output}`
+  const what = report.awaiting === "approval" ? "the user's approval" : "the command"
+  return `request_id ${report.requestId}: waiting for ${what}, ${seconds} s so far${output}`
 }
 
 export interface McpCallControl {

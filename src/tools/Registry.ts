@@ -12,6 +12,7 @@ import { interruptCommand } from "./InterruptCommand.js"
 import { listSessions } from "./ListSessions.js"
 import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
+import { sendKeysTool } from "./SendKeys.js"
 import type { Tool, ToolServices } from "./Tool.js"
 import { waitForOutput } from "./WaitForOutput.js"
 
@@ -63,7 +64,7 @@ export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool
 }
 
 export interface RegistryOptions {
-  /** Publish only read-only tools (run_command and interrupt_command disappear). */
+  /** Publish only read-only tools (run_command, interrupt_command and send_keys disappear). */
   readonly readOnly?: boolean
 }
 
@@ -76,7 +77,8 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(runCommand),
     register(getCommandResult),
     register(interruptCommand),
-    register(waitForOutput)
+    register(waitForOutput),
+    register(sendKeysTool)
   ]
   return options.readOnly === true ? all.filter((tool) => tool.readOnly) : all
 }

@@ -2,7 +2,8 @@
  * The MCP server factory: the SDK's low-level `Server` with tools/list and tools/call wired to the
  * tool registry, `instructions` describing the normal flow, and tool calls run through the given
  * runner (a ManagedRuntime or the CLI's runtime) so handlers see the backend services, each with
- * its CallControl (the client's cancellation and progressToken).
+ * its CallControl (the client's cancellation and progressToken) and its Approver (elicitation to
+ * the client that made the call).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
@@ -13,10 +14,17 @@ import {
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Exit } from "effect"
+import {
+  type ApprovalConfig,
+  DEFAULT_APPROVAL_CONFIG,
+  describeApprovalPolicy
+} from "../domain/ApprovalPolicy.js"
 import { packageVersion } from "../layers/PackageRoot.js"
+import { Approver } from "../services/Approver.js"
 import { CallControl } from "../services/CallControl.js"
 import { errorResult, INTERNAL_ERROR_MESSAGE } from "./Adapter.js"
 import { SERVER_INSTRUCTIONS } from "./Descriptions.js"
+import { makeApprover } from "./McpApprover.js"
 import { makeCallControl } from "./McpCallControl.js"
 import { type RegisteredTool, toolRegistry } from "./Registry.js"
 import type { ToolServices } from "./Tool.js"
@@ -36,14 +44,22 @@ export interface ServerOptions {
   readonly tools?: ReadonlyArray<RegisteredTool>
   /** Reported as serverInfo.version; defaults to package.json's version. */
   readonly version?: string
+  /** The approval settings in force, named in the instructions; defaults to the defaults. */
+  readonly approval?: ApprovalConfig
 }
 
 export const SERVER_NAME = "termpilot"
 
 /** Added to the instructions when no tool can write (read-only mode). */
 export const READ_ONLY_NOTE =
-  "This TermPilot runs read-only: run_command and interrupt_command are not available, so tell the user " +
-  "to run (or stop) commands themselves."
+  "This TermPilot runs read-only: run_command and interrupt_command are not available, nor is send_keys, so " +
+  "tell the user to run (or stop) commands themselves."
+
+/** Added to the instructions when tools can write: which approval policy is in force. */
+export const approvalNote = (approval: ApprovalConfig): string =>
+  `In force: ${describeApprovalPolicy(approval)}. When TermPilot asks, the user answers in your client's ` +
+  "dialog; a result with error_code declined_by_user means the user said no: do not retry it, ask the user. " +
+  "send_keys (for a program that is not at a prompt: a [y/N] question, a pager, a REPL) always asks first."
 
 /** A fresh, unconnected MCP Server; connect it to a transport with `server.connect(transport)`. */
 export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server => {
@@ -54,7 +70,7 @@ export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server
     {
       capabilities: { tools: {} },
       instructions: tools.some((tool) => !tool.readOnly)
-        ? SERVER_INSTRUCTIONS
+        ? `${SERVER_INSTRUCTIONS} ${approvalNote(options.approval ?? DEFAULT_APPROVAL_CONFIG)}`
         : `${SERVER_INSTRUCTIONS} ${READ_ONLY_NOTE}`
     }
   )
@@ -64,7 +80,13 @@ export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
     const call = makeCallControl(extra)
-    const program = Effect.provideService(tool.call(request.params.arguments), CallControl, call.control)
+    const approver = makeApprover(
+      { capabilities: server.getClientCapabilities(), info: server.getClientVersion() },
+      extra
+    )
+    const program = tool
+      .call(request.params.arguments)
+      .pipe(Effect.provideService(CallControl, call.control), Effect.provideService(Approver, approver))
     try {
       // A "self" tool sees the cancellation through CallControl and ends normally (and is audited);
       // any other tool is interrupted. The SDK drops the answer of a cancelled request either way.

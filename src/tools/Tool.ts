@@ -43,10 +43,10 @@ export interface Tool<I, IE, O, OE> {
   readonly summary: (output: O, input: I) => string
   /**
    * How the audit trail records a call: "command" (run_command, get_command_result,
-   * interrupt_command: the result) or, by default, "read" (the size and digest of what the model
+   * interrupt_command: the result), "keys" (send_keys: what was typed) or, by default, "read" (the size and digest of what the model
    * was shown, see returnedText).
    */
-  readonly audit?: "read" | "command"
+  readonly audit?: "read" | "command" | "keys"
   /**
    * For a read: the terminal text the call returns, exactly (read_terminal: `content`), which the
    * audit trail digests. Without it the trail digests the result's JSON text block as sent.

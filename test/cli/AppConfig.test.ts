@@ -56,6 +56,27 @@ describe("AppConfigLive", () => {
     expect(env.right.backends.mode).toBe("auto")
   })
 
+  it("approval: the file's policy, TERMPILOT_APPROVAL over it, --approval over both; a bad value is a ConfigError", async () => {
+    const xdg = configHome({ approval: { policy: "risky", timeoutSeconds: 30, riskyPatterns: ["^deploy"] } })
+    const policyOf = async (env: Record<string, string>, options: AppConfigOptions = {}) => {
+      const config = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, ...env }, options)
+      if (Either.isLeft(config)) throw new Error(String(config.left))
+      return config.right.settings.approval
+    }
+    expect(await policyOf({})).toEqual({
+      policy: "risky",
+      timeoutSeconds: 30,
+      riskyPatterns: ["^deploy"],
+      sendKeysWithoutApproval: false
+    })
+    expect((await policyOf({ TERMPILOT_APPROVAL: "always" })).policy).toBe("always")
+    expect((await policyOf({ TERMPILOT_APPROVAL: "always" }, { approval: "never" })).policy).toBe("never")
+    const bad = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_APPROVAL: "sometimes" })
+    expect(Either.isLeft(bad) && String(bad.left)).toContain(
+      "TERMPILOT_APPROVAL must be one of never, risky, always"
+    )
+  })
+
   it("derives the socket path and applies defaults", async () => {
     const config = await load({ HOME: "/Users/ada" })
     if (Either.isLeft(config)) throw new Error(String(config.left))

@@ -30,7 +30,7 @@ describe("configuration errors", () => {
     expect(result.status).toBe(2)
     expect(result.stdout).toBe("")
     expect(result.stderr.trim()).toBe(
-      `termpilot: config file ${join(dir, "termpilot", "config.json")}: unknown key "readonly" (allowed here: "$schema", "readOnly", "toolDeadlineMs", "redaction", "audit", "policy", "backends", "tmux")`
+      `termpilot: config file ${join(dir, "termpilot", "config.json")}: unknown key "readonly" (allowed here: "$schema", "readOnly", "toolDeadlineMs", "redaction", "audit", "policy", "approval", "backends", "tmux")`
     )
   })
 

@@ -86,10 +86,11 @@ describe("termpilot doctor", () => {
     expect(text).toContain("2 session(s) open")
     expect(text).toContain(bare)
     expect(text).not.toContain(plain)
+    expect(text).toContain("Approvals: approval policy 'never'")
     expect(world.ledger.size).toBe(before)
   })
 
-  it("prints the structured report with --json from the built CLI", async () => {
+  it("prints the structured report with --json from the built CLI, naming the approval policy in force", async () => {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npx tsc -p tsconfig.build.json\` first`)
     const home = join(mkdtempSync(join(tmpdir(), "tp-doctor-home-")), "home")
     linkHome(server, home)
@@ -99,6 +100,7 @@ describe("termpilot doctor", () => {
         PATH: process.env.PATH ?? "",
         HOME: home,
         TERMPILOT_OSASCRIPT: "/nonexistent/osascript",
+        TERMPILOT_APPROVAL: "risky",
         // Automatic backends: never look at this machine's own tmux servers.
         TMUX_TMPDIR: mkdtempSync(join(tmpdir(), "tp-doctor-tmux-"))
       },
@@ -108,5 +110,6 @@ describe("termpilot doctor", () => {
     const report = JSON.parse(result.stdout) as Record<string, unknown>
     expect(report.ok).toBe(true)
     expect(statuses(report)).toContain("sessions:ok")
+    expect(report.approval).toMatchObject({ policy: "risky" })
   })
 })

@@ -252,7 +252,13 @@ const make = Effect.gen(function* () {
         const output = yield* outputOf(sessionId, promptId)
         return output === undefined ? null : linesOf(output).length
       }),
-    interrupt
+    interrupt,
+    // This fake models commands only; send_keys is tested on the fake iTerm2 and on real tmux.
+    sendKeys: (sessionId) =>
+      Effect.zipRight(
+        lookup(sessionId),
+        Effect.fail(fail("not_permitted", "The fake terminal takes no keys."))
+      )
   })
 
   const tracker = PromptTracker.of({

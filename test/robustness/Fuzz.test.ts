@@ -1,6 +1,6 @@
 /**
- * Property-based fuzzing of all six tools through the real MCP client (InMemoryTransport) against
- * the fake iTerm2 with real shells: 12,000 generated calls. Every session in the world is unable
+ * Property-based fuzzing of all seven tools through the real MCP client (InMemoryTransport) against
+ * the fake iTerm2 with real shells: 14,000 generated calls. Every session in the world is unable
  * to take a command (no shell integration, busy, text typed), so nothing may ever be typed.
  * Properties: the server always answers (with results that match the published outputSchema),
  * invalid arguments are invalid_request, valid ones get the contract's outcome, and the SendText
@@ -14,7 +14,7 @@ import { argsFor, cursors } from "./arbitraries.js"
 import { verdict } from "./oracle.js"
 import { call, expectHealthy, SHORT_TIMEOUTS, type ToolResult } from "./support.js"
 
-/** Calls per fast-check run (issued concurrently) and runs per tool: 6 × 200 × 10 = 12,000 calls. */
+/** Calls per fast-check run (issued concurrently) and runs per tool: 7 × 200 × 10 = 14,000 calls. */
 const BATCH = 10
 const RUNS_PER_TOOL = Number(process.env.FUZZ_RUNS ?? 200)
 
@@ -123,6 +123,10 @@ const expectValidOutcome = (tool: string, args: Record<string, unknown>, result:
         expect(data.error_code).toBe("request_not_found")
       }
       return
+    case "send_keys":
+      // This client declares no elicitation: a valid call on a real session cannot be approved.
+      expect(["approval_unavailable", "session_not_found"]).toContain(data.error_code)
+      return
     case "get_command_result":
       // The server keeps the last 256 results; older ids may be forgotten (request_not_found).
       if (requestIds.lastIndexOf(args.request_id as string) >= requestIds.length - 200) {
@@ -166,10 +170,11 @@ const TOOLS = [
   "read_terminal",
   "run_command",
   "get_command_result",
-  "interrupt_command"
+  "interrupt_command",
+  "send_keys"
 ]
 
-describe("fuzzing the six tools", () => {
+describe("fuzzing the seven tools", () => {
   it("the world's sessions all refuse a command (the fixture cannot type)", async () => {
     for (const id of sessionIds) {
       const result = await call(rig.mcp, "run_command", { session_id: id, command: "true" })

@@ -109,6 +109,14 @@ const validFor = (tool: string, key: string, ids: fc.Arbitrary<string>): fc.Arbi
       return ids
     case "command":
       return fc.constantFrom("true", "echo fuzz", " echo lead", "echo 😀", "printf %s x", "a".repeat(8192))
+    case "keys":
+      return fc.array(
+        fc.oneof(
+          fc.record({ text: fc.constantFrom("y", "q", " ", "😀", "a".repeat(4096)) }),
+          fc.record({ key: fc.constantFrom("Enter", "C-c", "F12", "Up", "C-z") })
+        ),
+        { minLength: 1, maxLength: 5 }
+      )
     case "wait_for_completion":
       return fc.boolean()
     case "timeout_seconds":

@@ -75,6 +75,51 @@ const numberIn =
 
 const boolean = (value: unknown): Verdict => (typeof value === "boolean" ? "valid" : "invalid")
 
+/** send_keys' key names, as specs/tools.md lists them. */
+const KEY_NAMES = new Set([
+  "Enter",
+  "Tab",
+  "Escape",
+  "Backspace",
+  "Up",
+  "Down",
+  "Right",
+  "Left",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+  ...Array.from("abcdefghijklmnopqrstuvwxyz", (c) => `C-${c}`)
+])
+
+/** send_keys' `keys`: 1 … 64 items, each exactly {text} (non-empty, the command's character rules) or {key}; ≤ 4096 text code points. */
+const keyItems = (value: unknown): Verdict => {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 64) return "invalid"
+  let result: Verdict = "valid"
+  let total = 0
+  for (const item of value) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return "invalid"
+    // An own "__proto__" key is turned into the prototype by the SDK's parsing (see verdict).
+    if (Object.hasOwn(item, "__proto__")) return "either"
+    const keys = Object.keys(item)
+    if (keys.length !== 1) return "invalid"
+    const record = item as Record<string, unknown>
+    if (keys[0] === "key") {
+      if (typeof record.key !== "string" || !KEY_NAMES.has(record.key)) return "invalid"
+      continue
+    }
+    const text = record.text
+    if (keys[0] !== "text" || typeof text !== "string" || text.length === 0) return "invalid"
+    const cps = codePoints(text)
+    if (cps.some((cp) => isControl(cp) || isBidi(cp) || isSurrogate(cp) || isLineSeparator(cp)))
+      return "invalid"
+    result = and(result, invisibleVerdict(cps))
+    total += cps.length
+  }
+  return total > 4096 ? "invalid" : result
+}
+
 interface Field {
   readonly required: boolean
   readonly check: (value: unknown) => Verdict
@@ -108,6 +153,10 @@ export const CONTRACT: Record<string, Record<string, Field>> = {
   interrupt_command: {
     request_id: { required: true, check: identifier },
     wait_seconds: { required: false, check: numberIn((n) => n >= 0 && n <= 60) }
+  },
+  send_keys: {
+    session_id: { required: true, check: identifier },
+    keys: { required: true, check: keyItems }
   }
 }
 

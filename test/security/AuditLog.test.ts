@@ -159,6 +159,52 @@ describe("AuditLogLive", () => {
     })
   )
 
+  it.effect("writes approval and keys lines that decode as AuditLine, with the shown action redacted", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const token = "Zq8vN3kLp0Rt5sWx2Yb7"
+      const path = join(dir, "approvals.jsonl")
+      yield* withAudit(live({ path, maxBytes: 1 << 20 }), (audit) =>
+        Effect.all([
+          audit.record({
+            _tag: "Approval",
+            tool: "run_command",
+            requestId: "req-9",
+            sessionId: "%3",
+            shown: `export API_TOKEN=${token}`,
+            reason: "approval policy 'always'",
+            outcome: "declined",
+            client: "claude-code",
+            waitedMs: 1234
+          }),
+          audit.record({
+            _tag: "Keys",
+            tool: "send_keys",
+            requestId: "req-10",
+            sessionId: "%3",
+            keys: '"y" Enter'
+          })
+        ])
+      )
+      expect(readFileSync(path, "utf8")).not.toContain(token)
+      const lines = readLines(path)
+      for (const line of lines) expect(Schema.is(AuditLine)(line)).toBe(true)
+      expect(lines).toMatchObject([
+        {
+          kind: "approval",
+          tool: "run_command",
+          request_id: "req-9",
+          session_id: "%3",
+          shown: "export API_TOKEN=[REDACTED:token]",
+          outcome: "declined",
+          client: "claude-code",
+          waited_ms: 1234
+        },
+        { kind: "keys", tool: "send_keys", request_id: "req-10", keys: '"y" Enter', sent: true }
+      ])
+    })
+  )
+
   it.effect("creates the file 0600 in a new 0700 directory, and narrows an existing file to 0600", () =>
     Effect.gen(function* () {
       const base = tempDir()

@@ -21,13 +21,19 @@ const decodeError = (text: string) => {
 }
 
 describe("ConfigFile schema", () => {
-  it("fills every default: redaction and audit on, 10 MiB, not read-only, 15 s deadline, no policy", () => {
+  it("fills every default: redaction and audit on, 10 MiB, not read-only, 15 s deadline, no policy, approval never (120 s)", () => {
     expect(DEFAULT_CONFIG).toEqual({
       readOnly: false,
       toolDeadlineMs: 15_000,
       redaction: { enabled: true },
       audit: { enabled: true, maxBytes: 10 * 1024 * 1024 },
       policy: {},
+      approval: {
+        policy: "never",
+        timeoutSeconds: 120,
+        riskyPatterns: [],
+        sendKeysWithoutApproval: false
+      },
       backends: "auto",
       tmux: { sockets: [] }
     })
@@ -84,6 +90,13 @@ describe("ConfigFile schema", () => {
       "policy.actionable.allow.tags.0"
     )
     expect(decodeError("[]").detail).toBe("must be a JSON object")
+    expect(decodeError('{"approval": {"policy": "sometimes"}}').detail).toContain("approval.policy")
+    expect(decodeError('{"approval": {"timeoutSeconds": 0}}').detail).toContain(
+      "approval.timeoutSeconds: must be an integer number of seconds from 1 to 3600"
+    )
+    expect(decodeError('{"approval": {"riskyPatterns": ["(unclosed"]}}').detail).toContain(
+      "approval.riskyPatterns.0: must be a valid regular expression"
+    )
   })
 
   it("backends: auto or a list of iterm2/tmux without repeats; tmux.sockets: absolute or ~/ paths", () => {

@@ -243,3 +243,21 @@ export const auditLines = (auditPath: string): Array<Record<string, unknown>> =>
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 }
+
+/**
+ * The audit lines whose `key` (request_id by default) is `value`, once at least `count` are
+ * written (the writer is asynchronous); after 5 s, whatever is there.
+ */
+export const awaitAuditLines = async (
+  auditPath: string,
+  value: string,
+  count: number,
+  key: "request_id" | "session_id" = "request_id"
+): Promise<Array<Record<string, unknown>>> => {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    const lines = auditLines(auditPath).filter((line) => line[key] === value)
+    if (lines.length >= count || Date.now() > deadline) return lines
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -13,7 +13,7 @@ import type { ServerOptions } from "../../src/tools/Server.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld, type FakeWorldOptions } from "../fakes/iterm2/FakeWorld.js"
 import { appConfigFor } from "./AppConfigFixture.js"
-import { type McpHarness, openMcpHarness } from "./McpHarness.js"
+import { type ElicitHandler, type McpHarness, openMcpHarness } from "./McpHarness.js"
 
 export interface FakeIterm2Rig {
   readonly world: FakeWorld
@@ -54,6 +54,8 @@ export const openFakeIterm2Rig = async (
     /** Config-file settings (read-only mode, redaction, policy…). */
     readonly config?: Partial<TermPilotConfig>
     readonly server?: ServerOptions
+    /** The test client's elicitation handler (it declares the capability only with one). */
+    readonly elicit?: ElicitHandler
   } = {}
 ): Promise<FakeIterm2Rig> => {
   const world = new FakeWorld(options.world)
@@ -63,7 +65,7 @@ export const openFakeIterm2Rig = async (
     options.config,
     options.auditPath
   )
-  const mcp = await openMcpHarness(mainLayerWith(config), options.server)
+  const mcp = await openMcpHarness(mainLayerWith(config), options.server, options.elicit)
   const home = join(server.dir, "home")
   linkHome(server, home)
   return {

@@ -6,6 +6,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult
+} from "@modelcontextprotocol/sdk/types.js"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { makeServer, type ServerOptions } from "../../src/tools/Server.js"
 import type { ToolServices } from "../../src/tools/Tool.js"
@@ -19,9 +24,22 @@ export interface McpHarness<R = ToolServices> {
   readonly close: () => Promise<void>
 }
 
+/** How the test client answers `elicitation/create` (declaring the capability); absent: not declared. */
+export type ElicitHandler = (request: ElicitRequest) => Promise<ElicitResult>
+
+/** A real SDK client named `termpilot-test-client`, declaring elicitation when `elicit` is given. */
+export const testClient = (elicit?: ElicitHandler): Client => {
+  const info = { name: "termpilot-test-client", version: "0.0.0" }
+  if (elicit === undefined) return new Client(info)
+  const client = new Client(info, { capabilities: { elicitation: {} } })
+  client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request))
+  return client
+}
+
 export const openMcpHarness = async <R, E>(
   layer: Layer.Layer<R | ToolServices, E>,
-  options: ServerOptions = {}
+  options: ServerOptions = {},
+  elicit?: ElicitHandler
 ): Promise<McpHarness<R | ToolServices>> => {
   const runtime = ManagedRuntime.make(layer)
   await runtime.runtime() // build the layer now, so a broken layer fails here, not in a tool call
@@ -31,7 +49,7 @@ export const openMcpHarness = async <R, E>(
   )
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
   await server.connect(serverTransport)
-  const client = new Client({ name: "termpilot-test-client", version: "0.0.0" })
+  const client = testClient(elicit)
   await client.connect(clientTransport)
   return {
     client,

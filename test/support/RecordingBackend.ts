@@ -162,6 +162,11 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
       Effect.zipRight(
         record("Terminal", "interrupt", [id, promptId]),
         t.interrupt?.(id, promptId) ?? Effect.as(known(id), "sent" as const)
+      ),
+    sendKeys: (id, bytes) =>
+      Effect.zipRight(
+        record("Terminal", "sendKeys", [id, bytes]),
+        t.sendKeys?.(id, bytes) ?? Effect.asVoid(known(id))
       )
   }
   const runner: RunnerShape = {

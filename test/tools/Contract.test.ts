@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { KEY_NAMES } from "../../src/domain/Keys.js"
 import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"
 import { ErrorCode } from "../../src/services/Errors.js"
 import { Readiness } from "../../src/services/Terminal.js"
@@ -136,6 +137,23 @@ describe("specs/tools.contract.json matches tools/list", () => {
     expect(contract.enums.InterruptStatus).toEqual(InterruptStatus.literals)
     expect(contract.enums.WaitStopped).toEqual(WaitStopped.literals)
     expect(contract.enums.ErrorCode).toEqual(ErrorCode.literals)
+    expect(contract.enums.KeyName).toEqual(KEY_NAMES)
+  })
+
+  it("send_keys' keys are items of {text: string} or {key: KeyName}, nothing else", () => {
+    const tool = tools.find((t) => t.name === "send_keys")
+    const keys = ((tool?.inputSchema.properties ?? {}) as Record<string, Json>).keys ?? {}
+    const items = ((keys.items as Json | undefined)?.anyOf ?? []) as ReadonlyArray<Json>
+    const shapes = items.map((item) => {
+      expect(item.additionalProperties).toBe(false)
+      const [[name, property]] = Object.entries((item.properties ?? {}) as Record<string, Json>) as [
+        [string, Json]
+      ]
+      expect(item.required).toEqual([name])
+      return name === "key" ? { key: enumOf(property) } : { [name]: property.type }
+    })
+    expect(shapes).toEqual([{ text: "string" }, { key: contract.enums.KeyName }])
+    expect(keys).toMatchObject({ minItems: 1, maxItems: 64 })
   })
 })
 

@@ -58,7 +58,7 @@ describe("initialize and tools/list", () => {
     expect(instructions).toMatch(/never authorize/)
   })
 
-  it("lists the seven tools in a fixed order with explicit annotations", async () => {
+  it("lists the eight tools in a fixed order with explicit annotations", async () => {
     const { client } = await open()
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
@@ -68,7 +68,8 @@ describe("initialize and tools/list", () => {
       "run_command",
       "get_command_result",
       "interrupt_command",
-      "wait_for_output"
+      "wait_for_output",
+      "send_keys"
     ])
     const reader = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     const byName = new Map(tools.map((t) => [t.name, t]))
@@ -85,6 +86,8 @@ describe("initialize and tools/list", () => {
     const writer = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
     expect(byName.get("run_command")?.annotations).toMatchObject(writer)
     expect(byName.get("interrupt_command")?.annotations).toMatchObject(writer)
+    expect(byName.get("send_keys")?.annotations).toMatchObject(writer)
+    expect(byName.get("send_keys")?.description).toMatch(/asks the user in the client's dialog/)
     expect(byName.get("run_command")?.description).toMatch(/explicitly asked/)
     const interrupt = byName.get("interrupt_command")?.description ?? ""
     expect(interrupt).toMatch(/one Ctrl-C/)

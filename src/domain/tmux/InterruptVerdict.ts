@@ -17,6 +17,25 @@ export type InterruptVerdict =
 const refuse = (code: ErrorCode, reason: string): InterruptVerdict => ({ _tag: "Refuse", code, reason })
 
 /**
+ * Why a key sent to this pane would not reach its program alone (dead, a mode, synchronize-panes,
+ * input off), or undefined; shared by the interrupt and send_keys.
+ */
+export const keyTargetRefusal = (
+  flags: PaneFlags
+): { readonly code: ErrorCode; readonly reason: string } | undefined => {
+  if (flags.dead) return { code: "session_not_found", reason: "its process has exited (the pane is dead)" }
+  if (flags.mode !== null)
+    return { code: "session_not_ready", reason: `it is in ${flags.mode}, which would take the key` }
+  if (flags.synchronized)
+    return {
+      code: "session_not_ready",
+      reason: "its window has synchronize-panes on, so the key would reach every pane of it"
+    }
+  if (flags.inputOff) return { code: "session_not_ready", reason: "its input is off" }
+  return undefined
+}
+
+/**
  * `trusted`: the flag reply came over the open control client that streams the pane, so every byte
  * the pane wrote before it is in `stream`.
  */
@@ -26,15 +45,8 @@ export const interruptVerdict = (
   promptId: string,
   trusted: boolean
 ): InterruptVerdict => {
-  if (flags.dead) return refuse("session_not_found", "its process has exited (the pane is dead)")
-  if (flags.mode !== null)
-    return refuse("session_not_ready", `it is in ${flags.mode}, which would take the key`)
-  if (flags.synchronized)
-    return refuse(
-      "session_not_ready",
-      "its window has synchronize-panes on, so the key would reach every pane of it"
-    )
-  if (flags.inputOff) return refuse("session_not_ready", "its input is off")
+  const blocked = keyTargetRefusal(flags)
+  if (blocked !== undefined) return refuse(blocked.code, blocked.reason)
   if (!trusted || stream.held || stream.lastMark === null)
     return refuse(
       "command_not_running",

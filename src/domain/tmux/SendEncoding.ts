@@ -19,16 +19,21 @@ export const hexBytes = (bytes: Uint8Array): string => {
   return parts.join(" ")
 }
 
-/** The control lines that type `text` (UTF-8, in chunks) then press Enter in pane `%pane`. */
-export const submitLines = (pane: number, text: string): ReadonlyArray<string> => {
+/** The control lines that type `text` (UTF-8, in chunks) in pane `%pane`, nothing added. */
+export const typeLines = (pane: number, text: string): Array<string> => {
   const bytes = Buffer.from(text, "utf8")
   const lines: Array<string> = []
   for (let at = 0; at < bytes.length; at += BYTES_PER_LINE) {
     lines.push(`send-keys -H -t %${pane} ${hexBytes(bytes.subarray(at, at + BYTES_PER_LINE))}`)
   }
-  lines.push(`send-keys -t %${pane} Enter`)
   return lines
 }
+
+/** The control lines that type `text` (UTF-8, in chunks) then press Enter in pane `%pane`. */
+export const submitLines = (pane: number, text: string): ReadonlyArray<string> => [
+  ...typeLines(pane, text),
+  `send-keys -t %${pane} Enter`
+]
 
 /** The one control line that sends ETX (what Ctrl-C types) to pane `%pane`: no Enter, nothing else. */
 export const interruptLine = (pane: number): string => `send-keys -H -t %${pane} 03`

@@ -125,7 +125,11 @@ export const Iterm2TerminalLive = Layer.effect(
       outputLineCount: (sessionId, promptId) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => outputRowCount(conn, id, promptId)),
       interrupt: (sessionId, promptId) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, id, promptId))
+        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, id, promptId)),
+      sendKeys: (sessionId, bytes) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => sendText(conn, id, bytes, "the keys")).pipe(
+          Effect.withSpan("Iterm2Terminal.sendKeys")
+        )
     })
   })
 )

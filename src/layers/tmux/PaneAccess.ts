@@ -2,7 +2,8 @@
  * PaneAccess — the steps every one-pane operation of the tmux Terminal shares: whether a resolved
  * pane is the one TermPilot itself runs in (never typed into), the pane's flag row over its own
  * client (`session_not_found` when tmux has no such pane), and readiness from that row plus the
- * pane's mark stream, and the failure of a send whose bytes may have left.
+ * pane's mark stream, the failure of a send whose bytes may have left, and tmux refusing some of
+ * the lines that type.
  */
 import { resolve as resolvePath } from "node:path"
 import { Effect } from "effect"
@@ -55,3 +56,29 @@ export const mayHaveReached =
     fail("tmux_unavailable", `${e.message} The ${what} may or may not have reached session '${sessionId}'.`, {
       sendOutcomeUnknown: true
     })
+
+/**
+ * When tmux refused one of the lines that type into a pane (`replies` in order): the first refused
+ * means nothing was typed; a later one that some of `what` was (outcome unknown). Undefined when
+ * every line was taken.
+ */
+export const typingRefusal = (
+  replies: ReadonlyArray<{ readonly ok: boolean; readonly lines: ReadonlyArray<string> }>,
+  sessionId: string,
+  what: string
+): TermPilotError | undefined => {
+  const refused = replies.findIndex((r) => !r.ok)
+  if (refused < 0) return undefined
+  if (refused === 0) {
+    const why = replies[0]?.lines.join(" ") ?? ""
+    return fail(
+      "tmux_unavailable",
+      `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
+    )
+  }
+  return fail(
+    "tmux_unavailable",
+    `tmux typed part of ${what} into session '${sessionId}' and then refused the rest.`,
+    { sendOutcomeUnknown: true }
+  )
+}

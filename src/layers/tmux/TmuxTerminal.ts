@@ -4,7 +4,8 @@
  * submit (re-check over the pane's own control client, whose reply is ordered after every byte
  * the pane wrote before it, then `send-keys -H` + Enter in one write), and commands' own output
  * as the control client saw it between their C and D marks (so far, while they run). Reads with
- * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, the shared pane steps PaneAccess.ts.
+ * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, send_keys TmuxKeys.ts, the shared pane
+ * steps PaneAccess.ts.
  */
 import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
@@ -13,7 +14,14 @@ import { submitLines } from "../../domain/tmux/SendEncoding.js"
 import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
-import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
+import {
+  flagsOfPane,
+  mayHaveReached,
+  type OwnPane,
+  readinessOf,
+  refuseOwnPane,
+  typingRefusal
+} from "./PaneAccess.js"
 import { entryEvidence, type PaneEntry } from "./PaneTable.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
@@ -26,6 +34,7 @@ import {
   paneLine,
   toSessionInfo
 } from "./TmuxInventory.js"
+import { makeTmuxKeys } from "./TmuxKeys.js"
 import { makeTmuxRead } from "./TmuxRead.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
 import type { TmuxServer } from "./TmuxServer.js"
@@ -145,21 +154,11 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const replies = yield* client
         .commands(submitLines(pane, command))
         .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
-      const refused = replies.findIndex((r) => !r.ok)
-      if (refused === 0) {
-        entry.inFlight = false
-        const why = replies[0]?.lines.join(" ") ?? ""
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
-        )
-      }
-      if (refused > 0) {
-        return yield* fail(
-          "tmux_unavailable",
-          `tmux typed part of the command into session '${sessionId}' and then refused the rest, or Enter.`,
-          { sendOutcomeUnknown: true }
-        )
+      const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
+      if (refused !== undefined) {
+        // The first line refused: nothing reached the pane, so no command of ours is on its way.
+        if (refused.cause === undefined) entry.inFlight = false
+        return yield* refused
       }
       return { promptId }
     }).pipe(Effect.withSpan("TmuxTerminal.submit"))
@@ -198,6 +197,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     submit,
     commandOutput,
     outputLineCount,
-    interrupt
+    interrupt,
+    sendKeys: makeTmuxKeys(registry, ownPane)
   }
 }

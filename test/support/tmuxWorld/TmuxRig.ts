@@ -14,7 +14,7 @@ import { FakeWorld } from "../../fakes/iterm2/FakeWorld.js"
 import { appConfigFor } from "../AppConfigFixture.js"
 import { readTerminal } from "../E2eHelpers.js"
 import { fakeSettings } from "../FakeIterm2Backend.js"
-import { type McpHarness, openMcpHarness } from "../McpHarness.js"
+import { type ElicitHandler, type McpHarness, openMcpHarness } from "../McpHarness.js"
 import { waitUntil } from "./Recorder.js"
 import { type PaneOptions, TmuxWorld, type WorldPane } from "./TmuxWorld.js"
 
@@ -50,6 +50,8 @@ export interface TmuxRigOptions {
   readonly config?: Partial<TermPilotConfig>
   /** Where the audit trail goes (with config.audit.enabled); none by default. */
   readonly auditPath?: string
+  /** The test client's elicitation handler (it declares the capability only with one). */
+  readonly elicit?: ElicitHandler
 }
 
 export const tmuxSettingsFor = (worlds: ReadonlyArray<TmuxWorld>): TmuxSettings => ({
@@ -109,7 +111,7 @@ export const openTmuxRig = async (options: TmuxRigOptions = {}): Promise<TmuxRig
     options.auditPath,
     { tmux: tmuxSettingsFor(worlds), backends }
   )
-  const mcp = await openMcpHarness(mainLayerWith(config))
+  const mcp = await openMcpHarness(mainLayerWith(config), {}, options.elicit)
   let closing: Promise<void> | undefined
   const closeTermPilot = () => {
     closing ??= mcp.close()

@@ -1,0 +1,90 @@
+/**
+ * SendKeysFlow — send_keys' protocol: validate, ask the person (ApprovalGate; mandatory unless the
+ * unsafe config key says otherwise), then, held to the call deadline and the client's cancel
+ * (CallBounds), note where the session's output stands (the cursor returned for read_terminal
+ * `since`) and type the keys through the backend, which refuses a target whose keys would go
+ * elsewhere. Nothing is typed before an accept; a send that may have left is reported as such.
+ */
+import { randomBytes } from "node:crypto"
+import { Cause, Effect, Exit, Option } from "effect"
+import { validateSessionId } from "../domain/CommandValidation.js"
+import { type KeyItem, keyBytes, readableKeys, validateKeys } from "../domain/Keys.js"
+import { encodeCursor } from "../domain/ReadCursor.js"
+import { deadlineExceeded, fail, type TermPilotError } from "../services/Errors.js"
+import { Terminal } from "../services/Terminal.js"
+import { currentToolSettings } from "../services/ToolSettings.js"
+import { approvalGate } from "./ApprovalGate.js"
+import { boundedByCall } from "./CallBounds.js"
+import { sendOutcomeUnknown } from "./CommandResults.js"
+
+export interface KeysSent {
+  readonly request_id: string
+  readonly session_id: string
+  /** The keys in readable form, as the person approved them. */
+  readonly keys: string
+  readonly sent: boolean
+  /** A read_terminal cursor from just before the keys were typed. */
+  readonly cursor: string
+}
+
+export const KEYS_EFFECT =
+  "TermPilot types these keys into that session as they are, once, whatever program is running there (a busy shell, a pager, a prompt); no Enter is added unless Enter is listed."
+
+const cancelled = fail(
+  "request_cancelled",
+  "The client cancelled the call before the keys were sent; nothing was sent."
+)
+
+const maybeSent = (e: TermPilotError, sessionId: string) =>
+  fail(
+    e.code,
+    `Sending the keys to session '${sessionId}' failed partway (${e.message}); some of them may have been typed. Read the terminal before doing anything else.`,
+    e.cause
+  )
+
+export const sendKeys = (sessionId: string, items: ReadonlyArray<KeyItem>) =>
+  Effect.gen(function* () {
+    const invalid = validateSessionId(sessionId) ?? validateKeys(items)
+    if (invalid !== undefined) return yield* fail("invalid_request", invalid)
+    const terminal = yield* Terminal
+    const requestId = randomBytes(16).toString("hex")
+    const keys = readableKeys(items)
+    const verdict = yield* approvalGate(terminal, {
+      action: { tool: "send_keys" },
+      requestId,
+      sessionId,
+      label: "Keys",
+      shown: keys,
+      effect: KEYS_EFFECT,
+      needsReady: false
+    })
+    if (verdict._tag === "Cancelled") return yield* cancelled
+    if (verdict._tag === "Refused") return yield* verdict.error
+
+    const { deadlineMs } = yield* currentToolSettings
+    const send = Effect.gen(function* () {
+      const before = yield* Effect.interruptible(terminal.read(sessionId, { maxLines: 1, maxChars: 1 }))
+      yield* terminal.sendKeys(sessionId, keyBytes(items))
+      return encodeCursor(sessionId, before.cursor)
+    })
+    const { exit, stopped } = yield* boundedByCall(send, deadlineMs)
+    if (Exit.isSuccess(exit)) {
+      return {
+        request_id: requestId,
+        session_id: sessionId,
+        keys,
+        sent: true,
+        cursor: exit.value
+      } as KeysSent
+    }
+    if (Exit.isInterrupted(exit)) {
+      return yield* stopped === "cancelled" ? cancelled : deadlineExceeded(deadlineMs, "nothing was sent")
+    }
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isNone(failure)) {
+      yield* Effect.logError("send_keys died", exit.cause)
+      return yield* maybeSent(fail("internal_error", "unexpected failure"), sessionId)
+    }
+    const e = failure.value
+    return yield* sendOutcomeUnknown(e) ? maybeSent(e, sessionId) : e
+  })
