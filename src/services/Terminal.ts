@@ -56,12 +56,15 @@ export interface BoundedText {
  * A position in one session's history, as a read left it: `row` is the absolute row the terminal's
  * cursor was on (the next output goes there), in the backend's own numbering; `anchor`, when the
  * backend's numbering can shift (tmux trims its history), a digest of the rows just above `row` so
- * the backend can find that place again. Opaque to the tools, which only encode it per session
- * (src/domain/ReadCursor.ts).
+ * the backend can find that place again; `rowDigest`, the digest (ReadCursor.rowDigest) of the
+ * exact text of row `row` as the read saw it, or null when the backend did not see it: a since read
+ * returns that row again only when its text changed, so a read with nothing new returns nothing.
+ * Opaque to the tools, which only encode it per session (src/domain/ReadCursor.ts).
  */
 export interface CursorPosition {
   readonly row: number
   readonly anchor: string | null
+  readonly rowDigest: string | null
 }
 
 export interface Snapshot extends BoundedText {

@@ -224,7 +224,7 @@ const make = Effect.gen(function* () {
         Effect.map(lookup(sessionId), (s) => ({
           ...bounded(s.screen, bounds),
           readiness: s.readiness,
-          cursor: { row: 0, anchor: null },
+          cursor: { row: 0, anchor: null, rowDigest: null },
           cursorLost: false
         }))
       ),

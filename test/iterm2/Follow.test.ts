@@ -57,7 +57,11 @@ describe("read cursors (iTerm2)", () => {
     )
     await printed(rig, sessionId, "50")
     const first = await read(rig, sessionId, WIDE)
-    expect(first.cursor).toEqual({ row: rig.world.shell(sessionId).screen.cursor().y, anchor: null })
+    expect(first.cursor).toEqual({
+      row: rig.world.shell(sessionId).screen.cursor().y,
+      anchor: null,
+      rowDigest: expect.stringMatching(/^[0-9a-f]{16}$/)
+    })
     expect(first.cursorLost).toBe(false)
 
     g.open()
@@ -92,7 +96,12 @@ describe("read cursors (iTerm2)", () => {
     const { sessionId } = await rig.world.createWindow()
     await rig.world.runAsUser(sessionId, "echo before-the-tail")
     const plain = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 })
-    const lost = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 }, { row: 1e12, anchor: null })
+    const lost = await read(
+      rig,
+      sessionId,
+      { maxLines: 2, maxChars: 10_000 },
+      { row: 1e12, anchor: null, rowDigest: null }
+    )
     expect(lost).toMatchObject({ text: plain.text, cursorLost: true, truncated: true })
     expect(lost.text).toMatch(/^before-the-tail\ntp:.*\$$/)
     expect(lost.cursor).toEqual(plain.cursor)
@@ -132,9 +141,9 @@ describe("read cursors past a small history (iTerm2)", () => {
     expect(tail.text).toBe(lines.slice(-20).join("\n"))
     expect(rowsFetched(rig.server, mark)).toBeLessThanOrEqual(20)
 
-    // A cursor taken after the loss is good again.
+    // A cursor taken after the loss is good again: nothing new since, so nothing (not the prompt row).
     const again = await read(rig, sessionId, WIDE, kept.cursor)
-    expect(again).toMatchObject({ cursorLost: false, lineCount: 1 })
+    expect(again).toMatchObject({ cursorLost: false, lineCount: 0, text: "" })
   })
 })
 

@@ -129,7 +129,7 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
           Effect.map(known(id), () => ({
             ...boundTail(sampleScreen, bounds),
             readiness: "ready" as const,
-            cursor: { row: sampleScreen.length, anchor: null },
+            cursor: { row: sampleScreen.length, anchor: null, rowDigest: null },
             cursorLost: false
           }))
       ),

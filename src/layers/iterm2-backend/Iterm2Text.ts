@@ -4,6 +4,7 @@
  * the blank rows below the last written one), inside one transaction so coordinates stay valid.
  */
 import { Effect } from "effect"
+import { rowDigest } from "../../domain/ReadCursor.js"
 import { boundTail } from "../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
@@ -62,9 +63,20 @@ export const screenRows = (conn: Conn, sessionId: string): Effect.Effect<ScreenR
     })
   )
 
-/** Text plus the absolute cursor row of the same moment. */
+/** The digest of one row's exact text and how it ends (a row that went on wrapping has changed). */
+export const digestOfRow = (row: LineContents): string =>
+  rowDigest(`${row.continuation ?? "CONTINUATION_HARD_EOL"}\n${row.text ?? ""}`)
+
+/** The digest of the cursor's own row, null when the cursor is not on a row of the screen. */
+export const cursorRowDigest = (screen: ScreenRows): string | null => {
+  const row = screen.rows[screen.cursor.y - screen.top]
+  return row === undefined ? null : digestOfRow(row)
+}
+
+/** Text plus the absolute cursor row of the same moment, and the digest of that row. */
 export interface ScreenText extends BoundedText {
   readonly cursorRow: number
+  readonly cursorRowDigest: string | null
 }
 
 /** The screen and the scrollback above it: at most `maxLines` rows, newest kept. */
@@ -74,7 +86,8 @@ export const readScreen = (
   bounds: ReadBounds
 ): Effect.Effect<ScreenText, TermPilotError> =>
   Effect.gen(function* () {
-    const { rows, top, cursor } = yield* screenRows(conn, sessionId)
+    const screen = yield* screenRows(conn, sessionId)
+    const { rows, top, cursor } = screen
     const cursorRow = cursor.y - top
     const last = lastWrittenFrom(rows, Math.min(rows.length - 1, Math.max(cursorRow, -1)))
     const onScreen = rows.slice(Math.max(0, last + 1 - bounds.maxLines), last + 1)
@@ -87,7 +100,12 @@ export const readScreen = (
       moreAbove = first > 0 && above.length === top - first
     }
     const bounded = boundTail(joinRows([...above, ...onScreen]), bounds)
-    return { ...bounded, truncated: bounded.truncated || moreAbove, cursorRow: cursor.y }
+    return {
+      ...bounded,
+      truncated: bounded.truncated || moreAbove,
+      cursorRow: cursor.y,
+      cursorRowDigest: cursorRowDigest(screen)
+    }
   }).pipe(conn.transaction, Effect.mapError(orUnavailable))
 
 const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))

@@ -5,9 +5,11 @@
  * runs them back to back, so the row is the geometry they saw, though their coordinates were
  * chosen from the write before. A since read probes its anchor at its place and where 1..10
  * trims would have moved it, with slack rows above for what the pane scrolls meanwhile, and
- * returns the exact rows (not joined) from the row found; not found, `cursorLost` and the kept tail.
+ * returns the exact rows (not joined) from the row found (that row itself only when its text changed
+ * since the cursor's read: nothing new is nothing); not found, `cursorLost` and the kept tail.
  */
 import { Effect } from "effect"
+import { rowDigest } from "../../domain/ReadCursor.js"
 import { boundTail } from "../../domain/TextBounds.js"
 import {
   anchorOf,
@@ -70,21 +72,33 @@ const cursorWindow = (g: PaneGeometry): RowSpan => ({
   end: bottomOf(g)
 })
 
-/** The cursor position of `now` from a cursor window asked under the row before; undefined if it escaped. */
+/**
+ * The cursor position of `now` from a cursor window asked under the row before, with the digest of
+ * the cursor's own row; undefined if the anchor rows escaped the window.
+ */
 const cursorFrom = (
   asked: RowSpan,
   now: PaneGeometry,
   rows: ReadonlyArray<string>
 ): CursorPosition | undefined => {
   const row = cursorRow(now)
-  const span = anchorSpan(now, row)
-  if (span === null) return { row, anchor: null }
   // tmux starts a capture at the oldest kept row when asked for more.
   const first = Math.max(asked.start, -now.historySize)
+  const own = now.cursorY - first >= 0 ? rows[now.cursorY - first] : undefined
+  const digest = own === undefined ? null : rowDigest(own)
+  const span = anchorSpan(now, row)
+  if (span === null) return { row, anchor: null, rowDigest: digest }
   const from = span.start - first
   const to = span.end - first
   if (from < 0 || to >= rows.length) return undefined
-  return { row, anchor: anchorOf(rows.slice(from, to + 1)) }
+  return { row, anchor: anchorOf(rows.slice(from, to + 1)), rowDigest: digest }
+}
+
+/** Rows from the since position on: its own row only when its text is not the one the cursor saw. */
+const fromPosition = (rows: ReadonlyArray<string>, skip: number, since: CursorPosition) => {
+  const own = rows[skip]
+  const unchanged = own !== undefined && since.rowDigest !== null && rowDigest(own) === since.rowDigest
+  return rows.slice(unchanged ? skip + 1 : skip)
 }
 
 interface Batch {
@@ -148,7 +162,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
               const leftOut = text.start > -b.geometry.historySize
               return snapshot(
                 b,
-                cursor ?? { row: cursorRow(b.geometry), anchor: null },
+                cursor ?? { row: cursorRow(b.geometry), anchor: null, rowDigest: null },
                 b.captures[1] ?? null,
                 leftOut,
                 lost(b.geometry)
@@ -158,10 +172,33 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
           }
         })
 
+      /** The exact rows from absolute row 0 (the oldest kept) on, while no trim can have dropped it. */
+      const fromTop = (position: CursorPosition) =>
+        Effect.gen(function* () {
+          const window = cursorWindow(geometry)
+          const text = textSpan(geometry, 0, maxLines).span
+          const b = yield* batch(client, pane, sessionId, [
+            captureLine(pane, window, false),
+            captureLine(pane, text, false)
+          ])
+          geometry = b.geometry
+          if (!rowZeroHolds(b.geometry)) return yield* plain(() => true)
+          // Row 0 is the oldest kept row; rows above the first one fetched were left out.
+          const skip = Math.min(0, -b.geometry.historySize - text.start)
+          const rows = b.captures[1] ?? []
+          const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
+            row: cursorRow(b.geometry),
+            anchor: null,
+            rowDigest: null
+          }
+          return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, position) : rows, skip < 0, false)
+        })
+
       if (since === undefined) return yield* plain(() => false)
       // Row 0 has no anchor rows: it names everything kept, until a trim may have dropped it.
       const anchor = since.anchor
-      if (anchor === null) return yield* plain((g) => since.row !== 0 || !rowZeroHolds(g))
+      if (anchor === null && since.row === 0 && rowZeroHolds(geometry)) return yield* fromTop(since)
+      if (anchor === null) return yield* plain(() => true)
 
       let slack = MIN_SLACK
       for (let used = 0; used < SINCE_BATCHES; used++) {
@@ -197,9 +234,10 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
         const rows = b.captures[1] ?? []
         const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
           row: cursorRow(b.geometry),
-          anchor: null
+          anchor: null,
+          rowDigest: null
         }
-        return snapshot(b, cursor, skip >= 0 ? rows.slice(skip) : rows, skip < 0, false)
+        return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, since) : rows, skip < 0, false)
       }
       return yield* plain(() => true)
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
