@@ -52,6 +52,12 @@ export interface BoundedText {
   readonly truncated: boolean
 }
 
+/** A command's bounded output, and how many lines it printed in all (kept or not). */
+export interface CommandOutput extends BoundedText {
+  /** Lines the command printed, also those not returned; null when the terminal cannot tell. */
+  readonly totalLines: number | null
+}
+
 /**
  * A position in one session's history, as a read left it: `row` is the absolute row the terminal's
  * cursor was on (the next output goes there), in the backend's own numbering; `anchor`, when the
@@ -131,7 +137,7 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
       sessionId: string,
       promptId: string,
       bounds: ReadBounds
-    ) => Effect.Effect<BoundedText, TermPilotError>
+    ) => Effect.Effect<CommandOutput, TermPilotError>
     /**
      * How many lines of output the command typed at `promptId` has written so far, when the
      * backend can tell without reading them (positions or its own stream); null otherwise.

@@ -141,14 +141,22 @@ describe("run_command", () => {
       status: "completed",
       output: numbered("", 3001, 5000).join("\n"),
       truncated: true,
-      output_line_count: 2000
+      output_line_count: 2000,
+      total_output_lines: 5000
+    })
+    const few = await runExactly(pane, "seq 1 5000", { max_output_lines: 3 })
+    expect(few.data).toMatchObject({
+      output: "4998\n4999\n5000",
+      output_line_count: 3,
+      total_output_lines: 5000
     })
     const flood = await runExactly(pane, "seq 1 200000; (exit 4)", { max_output_chars: 30 })
     expect(flood.data).toMatchObject({
       status: "completed",
       exit_code: 4,
       output: "199997\n199998\n199999\n200000",
-      truncated: true
+      truncated: true,
+      total_output_lines: 200000
     })
     const whole = await runExactly(pane, "seq 101 400")
     expect(whole.data).toMatchObject({ output: numbered("", 101, 400).join("\n"), truncated: false })

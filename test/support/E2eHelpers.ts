@@ -39,6 +39,7 @@ export interface CommandView {
   readonly output: string | null
   readonly truncated: boolean
   readonly output_line_count: number
+  readonly total_output_lines: number | null
   readonly started_at: string
   readonly finished_at: string | null
   readonly duration_ms: number | null

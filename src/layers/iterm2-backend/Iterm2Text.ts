@@ -9,7 +9,7 @@ import { boundTail } from "../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { Coord, LineContents } from "../../services/Iterm2Messages.js"
-import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
+import type { BoundedText, CommandOutput, ReadBounds } from "../../services/Terminal.js"
 import { callFor, getBuffer, getLines, getPrompt, orUnavailable } from "./Iterm2Calls.js"
 
 type Conn = Iterm2Connection["Type"]
@@ -205,13 +205,14 @@ export const readCommandOutput = (
   sessionId: string,
   promptId: string,
   bounds: ReadBounds
-): Effect.Effect<BoundedText, TermPilotError> =>
+): Effect.Effect<CommandOutput, TermPilotError> =>
   Effect.gen(function* () {
     const { start, end, complete } = yield* outputSpan(conn, sessionId, promptId)
     const startY = start.y ?? 0
     const endX = end.x ?? 0
     const lastRow = lastRowBefore(end)
-    if (lastRow < startY) return { text: "", lineCount: 0, truncated: !complete }
+    if (lastRow < startY)
+      return { text: "", lineCount: 0, truncated: !complete, totalLines: complete ? 0 : null }
     const first = Math.max(startY, lastRow - bounds.maxLines + 1)
     const rows = [...((yield* getLines(conn, sessionId, first, lastRow + 1)).contents ?? [])]
     const cut = (row: LineContents | undefined, from: number, to?: number): LineContents | undefined =>
@@ -219,6 +220,9 @@ export const readCommandOutput = (
     const whole = rows.length === lastRow - first + 1
     if (endX > 0 && rows.length > 0) rows[rows.length - 1] = cut(rows[rows.length - 1], 0, endX) ?? {}
     if (whole && first === startY && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
-    const bounded = boundTail(joinRows(rows), bounds)
-    return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete }
+    const lines = joinRows(rows)
+    const bounded = boundTail(lines, bounds)
+    // Rows above the ones fetched count one line each (a soft-wrapped line there counts per row).
+    const totalLines = complete && whole ? first - startY + lines.length : null
+    return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete, totalLines }
   }).pipe(conn.transaction, Effect.mapError(orUnavailable))
