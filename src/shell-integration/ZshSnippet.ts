@@ -1,7 +1,9 @@
 /**
  * ZshSnippet — `termpilot shell-integration zsh`: OSC 133 A/B/C/D and OSC 7 for zsh 5.x inside tmux,
  * every 133 mark carrying `;tp=<token>`. No fork per prompt: D and OSC 7 from the first precmd hook, C
- * from the last preexec hook, A/B in PS1 (and B again at the end of a non-empty RPROMPT).
+ * from the last preexec hook, A/B in PS1 (and B again at the end of a non-empty RPROMPT). zsh draws its
+ * PROMPT_SP end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output
+ * before D: the snippet turns the option off and draws the same bytes itself right after D.
  */
 import { script } from "./ScriptText.js"
 
@@ -22,18 +24,21 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
       __tp_token=\${(L)__tp_token}
     fi
   }
-  typeset -g __tp_ran=0 __tp_pwd= __tp_url=
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_sp=0
   typeset -g __tp_a=$'%{\e]133;A;tp='$__tp_token$'\a%}' __tp_b=$'%{\e]133;B;tp='$__tp_token$'\a%}'
 
-  # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then OSC 7.
+  # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then
+  # zsh's PROMPT_SP (taken over from zsh, see __tp_prompt), then OSC 7.
   __tp_precmd() {
-    local ec=$?
+    local ec=$? cr=0
+    [[ -o prompt_cr ]] && cr=1
     emulate -L zsh
     if (( __tp_ran )); then
       printf '\e]133;D;%s;tp=%s\a' $ec $__tp_token
     else
       printf '\e]133;D;tp=%s\a' $__tp_token
     fi
+    (( __tp_sp && cr )) && __tp_prompt_sp
     __tp_ran=0
     [[ $PWD == $__tp_pwd ]] || __tp_encode_pwd
     printf '\e]7;file://%s%s\a' \${HOST-} $__tp_url
@@ -46,17 +51,39 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
     printf '\e]133;C;tp=%s\a' $__tp_token
   }
 
-  # Last precmd hook: puts the marks back when something rewrote the prompts, and keeps the hooks'
-  # order (ours first and last) for the next prompt.
+  # zsh's PROMPT_SP as zsh draws it (a terminal with automatic margins, as tmux's are): the end-of-line
+  # mark, spaces to the last column, CR, spaces over the mark, CR. After output without a final newline
+  # the spaces wrap, so the prompt starts on a line of its own and the mark stays; otherwise it is erased.
+  __tp_prompt_sp() {
+    emulate -L zsh
+    setopt extended_glob
+    local mark=\${(%)\${PROMPT_EOL_MARK-%B%S%#%s%b}}
+    local plain=\${mark//$'\e['[0-?]#[ -\/]#[@-~]/}
+    local w=\${(m)#plain}
+    printf '%s%*s\r%*s\r' "$mark" $(( COLUMNS > w ? COLUMNS - w : 0 )) '' $w ''
+  }
+
+  # Last precmd hook: takes PROMPT_SP over from zsh (so it comes after D, not inside the output; here,
+  # outside any emulate -L, which would restore the option on return), then __tp_check.
   __tp_prompt() {
     local ec=$?
+    if [[ -o prompt_sp ]]; then
+      __tp_sp=1
+      unsetopt prompt_sp
+    fi
+    __tp_check
+    return ec
+  }
+
+  # Puts the marks back when something rewrote the prompts, and keeps the hooks' order (ours first and
+  # last) for the next prompt.
+  __tp_check() {
     emulate -L zsh
     [[ $PS1 == \${__tp_a}* && $PS1 == *\${__tp_b} ]] || __tp_rewrap PS1
     # A right prompt is drawn after PS1: B goes at its end too, so nothing printable follows the last B.
     [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
     [[ \${precmd_functions[1]} == __tp_precmd && \${precmd_functions[-1]} == __tp_prompt &&
        \${preexec_functions[-1]} == __tp_preexec ]] || __tp_hook
-    return ec
   }
 
   # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.

@@ -192,6 +192,20 @@ describe("run_command", () => {
     const pane = await rig.pane({ shell: "zsh" })
     const result = await runExactly(pane, "print -r -- zsh-$ZSH_NAME; (exit 5)")
     expect(result.data).toMatchObject({ status: "completed", exit_code: 5, output: "zsh-zsh" })
+    // Output without a final newline: zsh's PROMPT_SP ("%", spaces, CR) must not garble its last line.
+    for (const [command, output] of [
+      ["printf abc", "abc"],
+      ["printf 'one\\ntwo'", "one\ntwo"],
+      ["printf '%s' 漢字-wide", "漢字-wide"]
+    ] as const) {
+      const ran = await runExactly(pane, command)
+      expect(ran.data, command).toMatchObject({
+        status: "completed",
+        exit_code: 0,
+        output,
+        total_output_lines: output.split("\n").length
+      })
+    }
   })
 })
 
