@@ -7,7 +7,10 @@
  * installs it; nothing is skipped, in CI or out of it. Run as a program it prints the same lines.
  * Programs are looked up in PATH; sshd (not on a normal user's PATH) in /usr/sbin and /sbin, or in
  * TERMPILOT_TEST_SBIN_DIRS (colon-separated) when set: that is how its own test hides one.
+ * With TERMPILOT_TEST_TMUX_VERSION set (.ci/run's tmux matrix), `tmux -V` on PATH must name exactly
+ * that version, so a matrix run cannot quietly test another tmux.
  */
+import { execFileSync } from "node:child_process"
 import { accessSync, constants, statSync } from "node:fs"
 import { delimiter, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -52,11 +55,29 @@ export const report = (missing) => [
   "(the README's Development section lists what the tests need)"
 ]
 
-/** Prints the report and ends the process with status 1 when something is missing. */
+/** Why `tmux -V` on PATH is not the version `env` asks for; null when it is, or none is asked for. */
+export const wrongTmux = (env = process.env) => {
+  const wanted = env.TERMPILOT_TEST_TMUX_VERSION
+  if (wanted === undefined || wanted === "") return null
+  let said
+  try {
+    said = execFileSync("tmux", ["-V"], { env, encoding: "utf8", timeout: 5_000 }).trim()
+  } catch (error) {
+    said = `no runnable tmux (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`
+  }
+  return said === `tmux ${wanted}`
+    ? null
+    : `TERMPILOT_TEST_TMUX_VERSION is ${wanted}, but tmux -V on PATH says: ${said}`
+}
+
+/** Prints the report and ends the process with status 1 when something is missing or the wrong tmux. */
 const check = () => {
   const missing = missingPrograms()
-  if (missing.length === 0) return
-  for (const line of report(missing)) process.stderr.write(`${line}\n`)
+  const lines = missing.length === 0 ? [] : report(missing)
+  const tmux = missing.some((p) => p.program === "tmux") ? null : wrongTmux()
+  if (tmux !== null) lines.push(tmux)
+  if (lines.length === 0) return
+  for (const line of lines) process.stderr.write(`${line}\n`)
   process.exit(1)
 }
 

@@ -70,6 +70,19 @@ describe("test prerequisites", () => {
     ])
   })
 
+  it("with TERMPILOT_TEST_TMUX_VERSION, fails unless tmux -V on PATH is exactly that version", () => {
+    const env = machineWithout([])
+    const version = spawnSync("tmux", ["-V"], { encoding: "utf8" })
+      .stdout.trim()
+      .replace(/^tmux /, "")
+    expect(run([script], { ...env, TERMPILOT_TEST_TMUX_VERSION: version }).status).toBe(0)
+    const wrong = run([script], { ...env, TERMPILOT_TEST_TMUX_VERSION: "9.9z" })
+    expect(wrong.status).toBe(1)
+    expect(wrong.stderr.trim()).toBe(
+      `TERMPILOT_TEST_TMUX_VERSION is 9.9z, but tmux -V on PATH says: tmux ${version}`
+    )
+  })
+
   it("fails `npm test` before the typecheck starts (its pretest)", () => {
     const env = machineWithout(["fish"])
     // npm itself, and the sh it runs scripts with.

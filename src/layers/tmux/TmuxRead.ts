@@ -94,6 +94,9 @@ const cursorFrom = (
   return { row, anchor: anchorOf(rows.slice(from, to + 1)), rowDigest: digest }
 }
 
+/** The cursor's position when its anchor rows escaped the window: its row alone. */
+const unanchored = (g: PaneGeometry): CursorPosition => ({ row: cursorRow(g), anchor: null, rowDigest: null })
+
 /** Rows from the since position on: its own row only when its text is not the one the cursor saw. */
 const fromPosition = (rows: ReadonlyArray<string>, skip: number, since: CursorPosition) => {
   const own = rows[skip]
@@ -162,7 +165,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
               const leftOut = text.start > -b.geometry.historySize
               return snapshot(
                 b,
-                cursor ?? { row: cursorRow(b.geometry), anchor: null, rowDigest: null },
+                cursor ?? unanchored(b.geometry),
                 b.captures[1] ?? null,
                 leftOut,
                 lost(b.geometry)
@@ -171,6 +174,16 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
             geometry = b.geometry
           }
         })
+
+      /**
+       * A since read's snapshot: the exact rows fetched (capture 1) from the position's, row `skip` of
+       * them (negative: above the first one fetched, so the bound left rows out).
+       */
+      const fromRow = (b: Batch, window: RowSpan, skip: number, position: CursorPosition) => {
+        const rows = b.captures[1] ?? []
+        const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? unanchored(b.geometry)
+        return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, position) : rows, skip < 0, false)
+      }
 
       /** The exact rows from absolute row 0 (the oldest kept) on, while no trim can have dropped it. */
       const fromTop = (position: CursorPosition) =>
@@ -184,14 +197,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
           geometry = b.geometry
           if (!rowZeroHolds(b.geometry)) return yield* plain(() => true)
           // Row 0 is the oldest kept row; rows above the first one fetched were left out.
-          const skip = Math.min(0, -b.geometry.historySize - text.start)
-          const rows = b.captures[1] ?? []
-          const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
-            row: cursorRow(b.geometry),
-            anchor: null,
-            rowDigest: null
-          }
-          return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, position) : rows, skip < 0, false)
+          return fromRow(b, window, Math.min(0, -b.geometry.historySize - text.start), position)
         })
 
       if (since === undefined) return yield* plain(() => false)
@@ -230,14 +236,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
         }
         // The rows from the one it is on now; above the first row fetched, the bound left rows out.
         const first = Math.max(text.start, -b.geometry.historySize)
-        const skip = found - b.geometry.historySize - first
-        const rows = b.captures[1] ?? []
-        const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
-          row: cursorRow(b.geometry),
-          anchor: null,
-          rowDigest: null
-        }
-        return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, since) : rows, skip < 0, false)
+        return fromRow(b, window, found - b.geometry.historySize - first, since)
       }
       return yield* plain(() => true)
     }).pipe(Effect.withSpan("TmuxTerminal.read"))
