@@ -12,8 +12,14 @@ import { zshSnippet } from "../../src/shell-integration/ZshSnippet.js"
 import { marksIn, withoutEscapes } from "./ShellStream.js"
 import { TmuxShell } from "./TmuxShell.js"
 
-/** The eol mark zsh draws (bold standout `%`, or `#` for root), its 119 spaces on a 120-column pane, CR, a space, CR. */
-const PROMPT_SP = /^\x1b\[1m\x1b\[[37]m[%#]\x1b\[2[37]m\x1b\[1m\x1b\[0m {119}\r \r/
+/**
+ * The eol mark zsh draws (bold standout `%`, or `#` for root), spaces to the last column of the
+ * pane (as wide as this tmux made it), CR, a space, CR.
+ */
+const promptSp = async (shell: TmuxShell) => {
+  const width = Number(await shell.tmux("display", "-p", "-t", "%0", "#{pane_width}"))
+  return new RegExp(`^\\x1b\\[1m\\x1b\\[[37]m[%#]\\x1b\\[2[37]m\\x1b\\[1m\\x1b\\[0m {${width - 1}}\\r \\r`)
+}
 
 let pane: TmuxShell | undefined
 afterEach(async () => {
@@ -51,6 +57,7 @@ const aroundD = (segment: string) => {
 describe("zsh PROMPT_SP with the snippet", () => {
   it("keeps it out of the output: exactly what the command printed before D, the mark after D", async () => {
     const shell = await zshWith([])
+    const PROMPT_SP = await promptSp(shell)
     for (const [command, printed] of [
       ["printf abc", "abc"],
       ["printf 'one\\ntwo'", "one\r\ntwo"], // the pty turns LF into CR LF
@@ -74,7 +81,7 @@ describe("zsh PROMPT_SP with the snippet", () => {
       "the prompt"
     )
     const drawn = segment.slice(segment.lastIndexOf("abc") + 3)
-    expect(drawn).toMatch(PROMPT_SP)
+    expect(drawn).toMatch(await promptSp(plain))
   })
 
   it("draws none when the user turned PROMPT_SP or PROMPT_CR off", async () => {
