@@ -52,8 +52,10 @@ describe("read_terminal since on tmux", () => {
   })
 
   it("5,000 new lines past a 1,000-line history: the kept lines and cursor_lost", async () => {
+    // Its own session keeps its own limit (tmux 3.7 applies a changed global limit to existing panes).
     await rig.world.tmux("set", "-g", "history-limit", "1000")
-    const pane = await rig.pane()
+    const pane = await rig.pane({ session: "limit-1000" })
+    await rig.world.tmux("set", "-t", "limit-1000", "history-limit", "1000")
     await rig.world.tmux("set", "-g", "history-limit", "10000")
     await expectCursorLostPastHistory(rig.mcp, pane.id, 1000, 60)
   })

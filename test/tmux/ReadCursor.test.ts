@@ -37,13 +37,8 @@ describe("tmux read cursors", () => {
   const read = (id: string, since?: Snapshot["cursor"], bounds = BIG) =>
     run(rig.backend.terminal.read(id, bounds, since))
 
-  /** A pane with its own history-limit (tmux fixes it when the pane is made). */
-  const paneWithLimit = async (limit: number) => {
-    await rig.world.tmux("set", "-g", "history-limit", String(limit))
-    const pane = await rig.pane()
-    await rig.world.tmux("set", "-g", "history-limit", "10000")
-    return pane
-  }
+  /** A pane with its own history-limit. */
+  const paneWithLimit = (limit: number) => rig.world.paneWithHistoryLimit(limit)
 
   it("returns the cursor tmux reports, then exactly the 50 lines printed after it, then nothing", async () => {
     const pane = await rig.pane()
