@@ -170,7 +170,7 @@ describe("a running command's output so far (iTerm2)", () => {
     )
     await rig.world.waitFor(sessionId, (shell) => shell.prompts.byId(promptId!)?.outputStart != null)
     expect(await count(sessionId, promptId!)).toBe(0)
-    expect(await output(sessionId, promptId!)).toEqual({ text: "", lineCount: 0, truncated: false })
+    expect(await output(sessionId, promptId!)).toEqual({ text: "", lineCount: 0, truncated: false, totalLines: 0 })
 
     g1.open()
     await printed(rig, sessionId, "3")
@@ -178,17 +178,19 @@ describe("a running command's output so far (iTerm2)", () => {
     expect(await output(sessionId, promptId!)).toEqual({
       text: numbers(1, 3),
       lineCount: 3,
-      truncated: false
+      truncated: false,
+      totalLines: 3
     })
 
     g2.open()
     await rig.world.waitFor(sessionId, (shell) => shell.atPrompt() && shell.prompts.last()?.id !== promptId)
-    // Ended: the range stops at the next prompt, not at the cursor after it.
+    // Ended: the range stops at the next prompt, not at the cursor after it; all 12 lines counted.
     expect(await count(sessionId, promptId!)).toBe(12)
     expect(await output(sessionId, promptId!, { maxLines: 4, maxChars: 1000 })).toEqual({
       text: numbers(9, 12),
       lineCount: 4,
-      truncated: true
+      truncated: true,
+      totalLines: 12
     })
   })
 
