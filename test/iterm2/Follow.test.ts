@@ -170,7 +170,12 @@ describe("a running command's output so far (iTerm2)", () => {
     )
     await rig.world.waitFor(sessionId, (shell) => shell.prompts.byId(promptId!)?.outputStart != null)
     expect(await count(sessionId, promptId!)).toBe(0)
-    expect(await output(sessionId, promptId!)).toEqual({ text: "", lineCount: 0, truncated: false, totalLines: 0 })
+    expect(await output(sessionId, promptId!)).toEqual({
+      text: "",
+      lineCount: 0,
+      truncated: false,
+      totalLines: 0
+    })
 
     g1.open()
     await printed(rig, sessionId, "3")
