@@ -13,6 +13,7 @@ import { type Base, type FigureOptions, launch, sleep, timed, withServer, withWo
 import { outputFigures } from "./OutputFigures.js"
 import { callOk, rssMb, start } from "./Spawned.js"
 import { atMost, info, type Row } from "./Stats.js"
+import { waitFigures } from "./WaitFigures.js"
 
 /** Spawn → initialize of a first start ever: each run with an empty cache directory of its own. */
 const firstStarts = async (o: FigureOptions, world: BenchWorld): Promise<Array<number>> => {
@@ -191,5 +192,7 @@ export const termpilotFigures = async (o: FigureOptions): Promise<ReadonlyArray<
   rows.push(...(await listSessions(o, base)))
   o.log("  read_terminal and large outputs")
   rows.push(...(await outputFigures(o, base)))
+  o.log("  wait_for_output")
+  rows.push(...(await waitFigures(o, base)))
   return rows
 }

@@ -17,6 +17,7 @@ import { buildBareServer, floorFigures } from "./Floors.js"
 import { packageFigures } from "./PackageFigures.js"
 import { nodeRuntime } from "./Spawned.js"
 import { markdownTable, type Row } from "./Stats.js"
+import { streamFigures } from "./StreamFigures.js"
 
 const root = resolve(import.meta.dirname, "..", "..")
 const runs = Number(process.env.BENCH_RUNS ?? 30)
@@ -64,6 +65,8 @@ const main = async () => {
     log(`Node ${node.version}: floors`)
     const floors = await floorFigures(node, bare, runs)
     rows.push(...floors.rows)
+    log(`Node ${node.version}: the tmux pane stream`)
+    rows.push(...streamFigures(node, root, runs))
     for (const backend of chosen) {
       log(`Node ${node.version}: termpilot against the ${backend.name}`)
       rows.push(

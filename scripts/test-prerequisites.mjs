@@ -24,6 +24,8 @@ export const PREREQUISITES = [
   { program: "vi", apt: "vim-tiny", why: "a full-screen program in a pane" },
   { program: "less", apt: "less", why: "a full-screen program in a pane" },
   { program: "script", apt: "bsdutils", why: "util-linux script -I records what a pane received" },
+  { program: "ssh", apt: "openssh-client", why: "remote-shell tests ssh into their own sshd" },
+  { program: "ssh-keygen", apt: "openssh-client", why: "remote-shell tests make throwaway keys" },
   { program: "sshd", apt: "openssh-server", why: "remote-shell tests start their own sshd", sbin: true }
 ]
 

@@ -25,6 +25,7 @@ const LABELS: Readonly<Record<string, string>> = {
   tmux_servers: "tmux servers",
   tmux_control: "tmux control client",
   tmux_shell_integration: "tmux shell integration",
+  tmux_remote_shells: "remote and container shells",
   backends: "terminal backends"
 }
 

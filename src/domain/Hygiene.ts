@@ -1,8 +1,10 @@
 /**
- * Hygiene for terminal text handed to the model: remove escape sequences, control characters and
+ * Hygiene for terminal text handed to the model: remove escape sequences (parsed by the one VT
+ * parser, src/domain/VtParser.ts, as a terminal emulator reads them), control characters and
  * the invisible or bidi-reordering code points that can conceal content (Trojan Source, tag-character
  * and variation-selector smuggling), and the label that marks terminal content as untrusted data.
  */
+import { VtParser } from "./VtParser.js"
 
 /** Prefix for terminal content shown to the model. */
 export const UNTRUSTED_TERMINAL_NOTICE =
@@ -21,14 +23,6 @@ export interface SanitizeOptions {
    */
   readonly mode?: "strip" | "mark"
 }
-
-/**
- * ECMA-48 sequences, 7- and 8-bit: CSI (…final byte), OSC/DCS/SOS/PM/APC strings terminated by BEL
- * or ST, and two-byte escapes. An unterminated string loses only its introducer, never the rest.
- * The classes of consecutive parts are disjoint, so matching is linear.
- */
-const ESCAPE_SEQUENCE =
-  /(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b[\x20-\x2f]*[\x30-\x7e]/g
 
 /** Control characters other than TAB and LF (CR is normalised to LF before this applies). */
 const isControl = (cp: number): boolean =>
@@ -76,18 +70,42 @@ const codePointCount = (s: string): number => {
 const hex = (cp: number) => cp.toString(16).toUpperCase().padStart(4, "0")
 
 /**
+ * The text a terminal emulator would show of `text` (VtParser with C1 controls: escape sequences
+ * and strings consumed, TAB, CR and LF kept), with an unterminated string at the end shown after
+ * its introducer rather than hidden, since nothing will ever end it.
+ */
+const visibleText = (text: string, again = true): string => {
+  let out = ""
+  let openedAt = -1
+  const parser = new VtParser(true)
+  parser.write(text, {
+    print: (run) => {
+      out += run
+    },
+    execute: (code) => {
+      if (code === 0x09 || code === 0x0a || code === 0x0d) out += String.fromCharCode(code)
+    },
+    csi: () => {},
+    osc: () => false,
+    stringStart: (_kind, at) => {
+      openedAt = at
+    },
+    abandoned: () => {}
+  })
+  if (parser.openString === null || openedAt < 0) return out
+  return again ? out + visibleText(text.slice(openedAt), false) : out
+}
+
+/**
  * Remove escape sequences and control characters (keeping TAB and LF; CRLF and lone CR, and
  * U+2028/U+2029, become LF) and strip or mark concealing code points.
  */
 export const sanitizeTerminalText = (text: string, options?: SanitizeOptions): Sanitized => {
   if (!MAY_NEED_WORK.test(text)) return { text, removed: 0 }
   const mark = options?.mode === "mark"
-  let removed = 0
-  const withoutEscapes = text.replace(ESCAPE_SEQUENCE, (sequence) => {
-    removed += codePointCount(sequence)
-    return ""
-  })
-  const normalised = withoutEscapes.replace(/\r\n?|[\u2028\u2029]/g, "\n")
+  const shown = visibleText(text)
+  let removed = codePointCount(text) - codePointCount(shown)
+  const normalised = shown.replace(/\r\n?|[\u2028\u2029]/g, "\n")
   let out = ""
   for (const ch of normalised) {
     const cp = ch.codePointAt(0)!

@@ -1,7 +1,8 @@
 /**
- * Osc133 — pure helpers for shell-integration escape sequences: OSC 133 (FinalTerm prompt marks),
- * OSC 7 (cwd as a file:// URL) and iTerm2's OSC 1337 CurrentDir/RemoteHost, an incremental OSC
- * scanner for raw byte streams (e.g. tmux %output), and the prompt-lifecycle step iTerm2 applies.
+ * Osc133 — pure helpers for shell-integration escape sequences: OSC 133 (FinalTerm prompt marks)
+ * with TermPilot's `tp=` token and `n=` prompt number, OSC 7 (cwd as a file:// URL) and iTerm2's
+ * OSC 1337 CurrentDir/RemoteHost payloads, and the prompt-lifecycle step iTerm2 applies. Finding
+ * the sequences in a stream is VtParser's job (src/domain/VtParser.ts).
  */
 
 /** One OSC 133 mark. Letters as FinalTerm defines them. */
@@ -48,6 +49,57 @@ export const osc133Token = (payload: string): string | null => {
   return null
 }
 
+/**
+ * The `n=<prompt number>` parameter of an OSC 133 payload (TermPilot's snippet numbers its prompts:
+ * every mark of one prompt carries its number, and the numbers of a shell only move forward); null
+ * when absent or not a decimal of at most 15 digits.
+ */
+export const osc133Seq = (payload: string): number | null => {
+  for (const field of payload.split(";").slice(1)) {
+    if (field.startsWith("n=")) {
+      const digits = field.slice(2)
+      return /^\d{1,15}$/.test(digits) ? Number(digits) : null
+    }
+  }
+  return null
+}
+
+/**
+ * The `sh=<shell id>` parameter of an OSC 133 payload (a shell marking with its pane's nested
+ * secret names itself with a random id); null when absent or not 8 to 32 lowercase hex characters.
+ */
+export const osc133Shell = (payload: string): string | null => {
+  for (const field of payload.split(";").slice(1)) {
+    if (field.startsWith("sh=")) {
+      const id = field.slice(3)
+      return /^[0-9a-f]{8,32}$/.test(id) ? id : null
+    }
+  }
+  return null
+}
+
+/**
+ * One entry in `@termpilot_tokens`: a shell's token and, when it said, its process id; or, with
+ * `nested`, the secret that shell exported (`LC_TERMPILOT`) for the shells started under it that
+ * cannot reach tmux (over ssh, in a container).
+ */
+export interface TokenAnnouncement {
+  readonly token: string
+  readonly pid: number | null
+  readonly nested: boolean
+}
+
+/** Parses one `@termpilot_tokens` entry, `<token>`, `<token>:<pid>` or `<secret>:<pid>:nested`; null when malformed. */
+export const parseAnnouncement = (entry: string): TokenAnnouncement | null => {
+  const match = /^([0-9a-f]{16,128})(?::([1-9]\d{0,9})(:nested)?)?$/.exec(entry)
+  if (match === null) return null
+  return {
+    token: match[1]!,
+    pid: match[2] === undefined ? null : Number(match[2]),
+    nested: match[3] !== undefined
+  }
+}
+
 /** What a shell reported about where it is. */
 export type LocationReport =
   | { readonly _tag: "Directory"; readonly path: string; readonly host: string | null }
@@ -83,82 +135,6 @@ export const parseOsc1337 = (payload: string): LocationReport | null => {
     return { _tag: "RemoteHost", user: at < 0 ? null : value.slice(0, at), host }
   }
   return null
-}
-
-/** One complete OSC sequence found in a stream: its numeric identifier and payload. */
-export interface OscSequence {
-  readonly ident: number
-  readonly payload: string
-}
-
-/** Result of one scanner step: the sequences completed in this chunk and the unfinished tail. */
-export interface OscScan {
-  readonly sequences: ReadonlyArray<OscSequence>
-  /** An unterminated `ESC ]…` to prepend to the next chunk ("" when none). */
-  readonly carry: string
-}
-
-const MAX_CARRY = 64 * 1024
-
-/** One piece of a stream: plain text (which may hold other escape sequences) or a complete OSC. */
-export type OscSegment =
-  | { readonly _tag: "Text"; readonly text: string }
-  | ({ readonly _tag: "Osc" } & OscSequence)
-
-/** Result of one segmenting step: text and sequences in stream order, and the unfinished tail. */
-export interface OscSegments {
-  readonly segments: ReadonlyArray<OscSegment>
-  /** An unterminated `ESC ]…` to prepend to the next chunk ("" when none). */
-  readonly carry: string
-}
-
-/**
- * Splits `carry + chunk` into plain text and complete `ESC ] <ident> ; <payload> (BEL | ESC \)`
- * sequences, in order. Sequences split across chunks are completed by the next call; an absurdly
- * long unterminated one is dropped. OSCs without a numeric identifier are dropped too.
- */
-export const scanOscSegments = (carry: string, chunk: string): OscSegments => {
-  const text = carry + chunk
-  const segments: Array<OscSegment> = []
-  const plain = (from: number, to: number) => {
-    if (to > from) segments.push({ _tag: "Text", text: text.slice(from, to) })
-  }
-  let index = 0
-  for (;;) {
-    const start = text.indexOf("\x1b]", index)
-    if (start < 0) {
-      // A chunk may end between the ESC and the "]" of an introducer.
-      const held = text.endsWith("\x1b") && text.length > index
-      plain(index, held ? text.length - 1 : text.length)
-      return { segments, carry: held ? "\x1b" : "" }
-    }
-    plain(index, start)
-    const bel = text.indexOf("\x07", start + 2)
-    const st = text.indexOf("\x1b\\", start + 2)
-    const end = bel < 0 ? st : st < 0 ? bel : Math.min(bel, st)
-    if (end < 0) {
-      const rest = text.slice(start)
-      return { segments, carry: rest.length > MAX_CARRY ? "" : rest }
-    }
-    const body = text.slice(start + 2, end)
-    const semi = body.indexOf(";")
-    const identText = semi < 0 ? body : body.slice(0, semi)
-    if (/^\d+$/.test(identText)) {
-      segments.push({ _tag: "Osc", ident: Number(identText), payload: semi < 0 ? "" : body.slice(semi + 1) })
-    }
-    index = end + (end === bel ? 1 : 2)
-  }
-}
-
-/**
- * Finds `ESC ] <ident> ; <payload> (BEL | ESC \)` sequences in `carry + chunk`. Sequences split
- * across chunks are completed by the next call; an absurdly long unterminated one is dropped.
- */
-export const scanOsc = (carry: string, chunk: string): OscScan => {
-  const scan = scanOscSegments(carry, chunk)
-  const sequences: Array<OscSequence> = []
-  for (const s of scan.segments) if (s._tag === "Osc") sequences.push({ ident: s.ident, payload: s.payload })
-  return { sequences, carry: scan.carry }
 }
 
 /** Where a prompt is in its life, as iTerm2 derives `prompt_state`. */

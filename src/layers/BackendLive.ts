@@ -79,6 +79,9 @@ const Routed = Layer.scopedContext(
   })
 )
 
-/** Terminal + CommandRunner (+ the iTerm2 connection itself, for `termpilot doctor`). */
-export const BackendLive: Layer.Layer<Terminal | CommandRunner | Iterm2Connection, never, AppConfig> =
-  CommandRunnerLive.pipe(Layer.provideMerge(Routed), Layer.provideMerge(Iterm2ConnectionLive))
+/** Terminal + PromptTracker + CommandRunner (+ the iTerm2 connection itself, for `termpilot doctor`). */
+export const BackendLive: Layer.Layer<
+  Terminal | PromptTracker | CommandRunner | Iterm2Connection,
+  never,
+  AppConfig
+> = CommandRunnerLive.pipe(Layer.provideMerge(Routed), Layer.provideMerge(Iterm2ConnectionLive))

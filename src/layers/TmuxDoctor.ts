@@ -8,9 +8,16 @@ import { execFile, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Effect } from "effect"
 import { type Check, check } from "../domain/HealthCheck.js"
+import { remoteAdvice } from "../domain/tmux/RemoteAdvice.js"
 import type { TmuxSettings } from "../services/AppConfig.js"
+import { foregroundCommand } from "./tmux/Foreground.js"
 
-export type TmuxCheckName = "tmux" | "tmux_servers" | "tmux_control" | "tmux_shell_integration"
+export type TmuxCheckName =
+  | "tmux"
+  | "tmux_servers"
+  | "tmux_control"
+  | "tmux_shell_integration"
+  | "tmux_remote_shells"
 export type TmuxCheck = Check<TmuxCheckName>
 
 interface Ran {
@@ -85,7 +92,7 @@ export const integrationLine = (command: string): string => {
 }
 
 const PANE_FORMAT =
-  "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}\t#{@termpilot_tokens}"
+  "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}\t#{@termpilot_tokens}\t#{pane_pid}"
 
 /**
  * Runs the tmux checks in order; later checks are skipped when an earlier one makes them
@@ -147,26 +154,55 @@ export const tmuxDoctor = (settings: TmuxSettings, required: boolean) =>
     )
 
     const without: Array<string> = []
+    const outdated: Array<string> = []
+    const remote: Array<string> = []
     let total = 0
     for (const server of servers) {
       const panes = yield* tmux(settings, ["-S", server.socket, "list-panes", "-a", "-F", PANE_FORMAT])
       for (const line of panes.stdout.split("\n")) {
-        const [paneId, where, command, tokens] = line.split("\t")
+        const [paneId, where, command, tokens, panePid] = line.split("\t")
         if (paneId === undefined || where === undefined) continue
         total++
-        if ((tokens ?? "").trim() === "")
+        const held = foregroundCommand(Number(panePid))
+        const advice = held === null ? null : remoteAdvice(held.name, held.argv)
+        if (advice !== null) remote.push(`${where} (${paneId}): ${advice}`)
+        const entries = (tokens ?? "")
+          .trim()
+          .split(" ")
+          .filter((t) => t !== "")
+        if (entries.length === 0)
           without.push(`${where} (${paneId}, ${command ?? "?"}): ${integrationLine(command ?? "")}`)
+        else if (!entries.at(-1)!.includes(":")) outdated.push(`${where} (${paneId}, ${command ?? "?"})`)
       }
     }
+    const advice = [
+      ...without,
+      ...outdated.map(
+        (pane) =>
+          `${pane}: its integration is older than this TermPilot (no prompt numbers); re-create the snippet file with \`termpilot shell-integration bash\` (or zsh)`
+      ),
+      "Then start a new shell in the pane (or source the rc file)."
+    ]
     checks.push(
-      without.length === 0
+      without.length === 0 && outdated.length === 0
         ? check("tmux_shell_integration", "ok", `All ${total} pane(s) run TermPilot's shell integration`)
         : check(
             "tmux_shell_integration",
             "warning",
-            `${without.length} of ${total} pane(s) have not loaded TermPilot's shell integration; run_command refuses them unless another terminal's OSC 133 integration marks their prompts`,
-            [...without, "Then start a new shell in the pane (or source the rc file)."]
+            without.length > 0
+              ? `${without.length} of ${total} pane(s) have not loaded TermPilot's shell integration; run_command refuses them unless another terminal's OSC 133 integration marks their prompts`
+              : `${outdated.length} of ${total} pane(s) run an older TermPilot shell integration; run_command refuses them`,
+            advice
           )
     )
+    if (remote.length > 0)
+      checks.push(
+        check(
+          "tmux_remote_shells",
+          "warning",
+          `${remote.length} pane(s) run a remote login or a container; TermPilot reaches the shell there only when it runs TermPilot's snippet`,
+          remote
+        )
+      )
     return checks
   })

@@ -14,6 +14,11 @@ export interface ProgressReport {
   readonly elapsedMs: number
   /** Lines of output so far, when the backend can tell cheaply; null otherwise. */
   readonly outputLines: number | null
+  /**
+   * The notification's whole message, for a wait that is not on a command (wait_for_output, whose
+   * `requestId` is then the session id); by default the message names the request_id.
+   */
+  readonly message?: string
 }
 
 export class CallControl extends Context.Tag("termpilot/CallControl")<

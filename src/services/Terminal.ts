@@ -29,6 +29,11 @@ export const SessionInfo = Schema.Struct({
   hostname: Schema.NullOr(Schema.String),
   username: Schema.NullOr(Schema.String),
   cwd: Schema.NullOr(Schema.String),
+  /**
+   * The programs the session's prompt is reached through from the pane's own shell (e.g. `["ssh"]`;
+   * empty for that shell itself), null when the backend cannot tell.
+   */
+  via: Schema.NullOr(Schema.Array(Schema.String)),
   tty: Schema.NullOr(Schema.String),
   job_name: Schema.NullOr(Schema.String),
   profile_name: Schema.NullOr(Schema.String),

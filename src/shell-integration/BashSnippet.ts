@@ -1,32 +1,71 @@
 /**
  * BashSnippet — `termpilot shell-integration bash`: OSC 133 A/B/C/D and OSC 7 for bash >= 4.4 inside
- * tmux, every 133 mark carrying `;tp=<token>` (see the tmux plan's shell-integration contract). No fork
- * per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1.
+ * tmux, and in shells started under a TermPilot-watched pane without tmux (ssh, containers, sudo:
+ * `$LC_TERMPILOT`, which the pane's snippet exports and ssh forwards), every 133 mark carrying
+ * `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md, "Marks" and "Nested shells").
+ * No fork per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1;
+ * the last hook writes the next prompt's number into them.
  */
 import { script } from "./ScriptText.js"
 
 export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4. Source it at the END of ~/.bashrc (after anything that
-# sets PS1, PS0 or PROMPT_COMMAND). It acts only inside tmux ($TMUX set); elsewhere it does nothing.
+# sets PS1, PS0 or PROMPT_COMMAND). It acts only inside tmux ($TMUX set), or in a shell started from
+# a TermPilot-watched tmux pane ($LC_TERMPILOT set: ssh forwards LC_* by default); elsewhere it does
+# nothing. Install it unchanged on servers too.
 # Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
-# when nothing ran), each with ;tp=<token>, and OSC 7 (cwd, percent-encoded). The token is random per
-# shell and announced once to tmux in the pane option @termpilot_tokens. Nothing forks per prompt.
-if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
-  if [[ -n \${SRANDOM-} ]]; then
-    printf -v __tp_token '%08x%08x%08x%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
-  else
-    __tp_token=$(command od -An -N16 -tx1 /dev/urandom 2>/dev/null)
-    __tp_token=\${__tp_token//[!0-9a-f]/}
-    if (( \${#__tp_token} < 32 )); then
-      printf -v __tp_token '%04x%04x%04x%04x%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM" \
-        "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM"
+# when nothing ran), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
+# token is random per shell and announced once, with the shell's pid, to tmux in the pane option
+# @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
+# announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
+# under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
+# sha256 of "<secret>:<shell id>", so its marks never show the secret.
+if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
+  # 128 random bits as 32 hex digits into the variable named $1.
+  __tp_hex() {
+    local __h
+    if [[ -n \${SRANDOM-} ]]; then
+      printf -v __h '%08x%08x%08x%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
+    else
+      __h=$(command od -An -N16 -tx1 /dev/urandom 2>/dev/null)
+      __h=\${__h//[!0-9a-f]/}
+      if (( \${#__h} < 32 )); then
+        printf -v __h '%04x%04x%04x%04x%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM" \
+          "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM"
+      fi
     fi
+    printf -v "$1" '%s' "$__h"
+  }
+  __tp_announce=
+  if [[ -n \${TMUX-} && -n \${TMUX_PANE-} ]]; then
+    __tp_hex __tp_token
+    __tp_tag="tp=$__tp_token"
+    __tp_announce=" $__tp_token:$$"
+    if [[ \${LC_TERMPILOT-} != "$TMUX_PANE:"* ]]; then
+      __tp_hex __tp_secret
+      export LC_TERMPILOT="$TMUX_PANE:$__tp_secret"
+      __tp_announce+=" $__tp_secret:$$:nested"
+    fi
+  elif [[ -n \${TMUX-} ]]; then
+    __tp_hex __tp_token
+    __tp_tag="tp=$__tp_token"
+  else
+    # Prove the pane's secret without showing it: the token is sha256("<secret>:<shell id>") (one fork,
+    # at start). Without a hasher the marks cannot be verified, and TermPilot refuses the pane.
+    __tp_hex __tp_sh
+    __tp_sh=\${__tp_sh:0:16}
+    __tp_token=$(printf '%s:%s' "\${LC_TERMPILOT#*:}" "$__tp_sh" | { command sha256sum || command shasum -a 256; } 2>/dev/null)
+    __tp_token=\${__tp_token%% *}
+    __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
-  __tp_ran=0 __tp_pwd= __tp_url=
-  __tp_a='\[\e]133;A;tp='$__tp_token'\a\]'
-  __tp_b='\[\e]133;B;tp='$__tp_token'\a\]'
-  # PS0 is expanded after a line is read and before it runs (not for an empty line or a syntax error).
-  # The assignment in the array subscript runs in this shell: it flags "a command ran" with no fork.
-  __tp_c='\${__tp_noarray[(__tp_ran=1)]-}\e]133;C;tp='$__tp_token'\a'
+  __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_c=
+  # The marks of prompt number $__tp_n. PS0 is expanded after a line is read and before it runs (not
+  # for an empty line or a syntax error). The assignment in the array subscript runs in this shell:
+  # it flags "a command ran" with no fork.
+  __tp_marks() {
+    __tp_a='\[\e]133;A;'$__tp_tag';n='$__tp_n'\a\]'
+    __tp_b='\[\e]133;B;'$__tp_tag';n='$__tp_n'\a\]'
+    __tp_c='\${__tp_noarray[(__tp_ran=1)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
+  }
   (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __tp_arrays=1 || __tp_arrays=0
 
   # First prompt hook: D with the status of what ran, then OSC 7. Returns that status so the user's
@@ -34,21 +73,26 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   __tp_precmd() {
     local ec=$?
     if (( __tp_ran )); then
-      printf '\e]133;D;%s;tp=%s\a' "$ec" "$__tp_token"
+      printf '\e]133;D;%s;%s;n=%s\a' "$ec" "$__tp_tag" "$__tp_n"
     else
-      printf '\e]133;D;tp=%s\a' "$__tp_token"
+      printf '\e]133;D;%s;n=%s\a' "$__tp_tag" "$__tp_n"
     fi
     __tp_ran=0
     [[ $PWD == "$__tp_pwd" ]] || __tp_encode_pwd
-    printf '\e]7;file://%s%s\a' "\${HOSTNAME-}" "$__tp_url"
+    printf '\e]7;file://%s%s\a\e]1337;RemoteHost=%s@%s\a' "\${HOSTNAME-}" "$__tp_url" "\${USER-}" "\${HOSTNAME-}"
     return "$ec"
   }
 
-  # Last prompt hook: puts the marks back when something rewrote PS1, PS0 or PROMPT_COMMAND.
+  # Last prompt hook: the next prompt's number into the marks, and the marks back when something
+  # rewrote PS1, PS0 or PROMPT_COMMAND.
   __tp_postcmd() {
-    local ec=$?
-    [[ \${PS1-} == "$__tp_a"* && \${PS1-} == *"$__tp_b" ]] || __tp_wrap_ps1
-    [[ \${PS0-} == *"$__tp_c" ]] || PS0=\${PS0//"$__tp_c"/}$__tp_c
+    local ec=$? old_c=$__tp_c
+    __tp_n=$(( __tp_n + 1 ))
+    __tp_marks
+    __tp_wrap_ps1
+    PS0=\${PS0-}
+    [[ -z $old_c ]] || PS0=\${PS0//"$old_c"/}
+    PS0=\${PS0//"$__tp_c"/}$__tp_c
     if (( __tp_arrays )) && [[ \${PROMPT_COMMAND@a} == *a* ]]; then
       [[ \${PROMPT_COMMAND[0]} == __tp_precmd && \${PROMPT_COMMAND[-1]} == __tp_postcmd ]] || __tp_hook
     else
@@ -105,10 +149,9 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   }
 
   __tp_hook
-  __tp_wrap_ps1
-  PS0=\${PS0-}$__tp_c
-  if [[ -n \${TMUX_PANE-} ]]; then
-    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token" >/dev/null 2>&1 || :
+  __tp_postcmd
+  if [[ -n $__tp_announce ]]; then
+    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens "$__tp_announce" >/dev/null 2>&1 || :
   fi
 fi
 `

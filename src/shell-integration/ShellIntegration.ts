@@ -1,7 +1,9 @@
 /**
  * ShellIntegration — which snippet `termpilot shell-integration <shell>` prints, and why a shell
- * has none. fish is known but refused: fish ends every prompt draw with its own cursor move
- * (`ESC[K CR ESC[<n>C`), so a B mark inside the prompt is never the last thing printed.
+ * has none. fish is known but refused: fish (3.6, checked by test/shell-integration/FishRedraw.test.ts)
+ * ends every draw of a non-empty prompt with its own cursor move (`ESC[K CR ESC[<n>C`) after the
+ * prompt's last byte, so the CR follows any B mark the prompt prints, and PaneStream counts a CR
+ * after B as typed input.
  */
 import { bashSnippet } from "./BashSnippet.js"
 import { zshSnippet } from "./ZshSnippet.js"
@@ -20,9 +22,11 @@ export type SnippetChoice =
 
 const unsupported: Record<string, string> = {
   fish:
-    "fish is not supported yet: fish redraws the cursor position (ESC[K, CR, ESC[<n>C) after every " +
-    "prompt it draws, so the prompt-end mark (OSC 133;B) cannot be the last thing the prompt prints and " +
-    "TermPilot would never see the pane as ready."
+    "fish is not supported yet: after drawing any non-empty prompt, fish moves the cursor back into " +
+    "place with a carriage return and a cursor-forward sequence (ESC[K CR ESC[<n>C), after everything " +
+    "its prompt functions print, so the prompt-end mark (OSC 133;B) is always followed by a carriage " +
+    "return, which TermPilot must count as typed input: a fish prompt would never read as ready. " +
+    "Run bash or zsh in the pane for run_command."
 }
 
 const isSupported = (shell: string): shell is SupportedShell =>

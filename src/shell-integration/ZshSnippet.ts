@@ -1,31 +1,62 @@
 /**
  * ZshSnippet — `termpilot shell-integration zsh`: OSC 133 A/B/C/D and OSC 7 for zsh 5.x inside tmux,
- * every 133 mark carrying `;tp=<token>`. No fork per prompt: D and OSC 7 from the first precmd hook, C
- * from the last preexec hook, A/B in PS1 (and B again at the end of a non-empty RPROMPT). zsh draws its
- * PROMPT_SP end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output
- * before D: the snippet turns the option off and draws the same bytes itself right after D.
+ * and in shells started under a TermPilot-watched pane without tmux (`$LC_TERMPILOT`, as in bash),
+ * every 133 mark carrying `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md). No fork per
+ * prompt: D and OSC 7 from the first precmd hook, C from the last preexec hook, A/B in PS1 (and B again
+ * at the end of a non-empty RPROMPT), renumbered by the last precmd hook. zsh draws its PROMPT_SP
+ * end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output before D: the
+ * snippet turns the option off and draws the same bytes itself right after D.
  */
 import { script } from "./ScriptText.js"
 
 export const zshSnippet = script`# TermPilot shell integration for zsh 5.x. Source it at the END of ~/.zshrc (after your prompt or prompt
-# framework). It acts only inside tmux ($TMUX set); elsewhere it does nothing.
+# framework). It acts only inside tmux ($TMUX set), or in a shell started from a TermPilot-watched tmux
+# pane ($LC_TERMPILOT set: ssh forwards LC_* by default); elsewhere it does nothing. Install it
+# unchanged on servers too.
 # Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
-# when nothing ran), each with ;tp=<token>, and OSC 7 (cwd, percent-encoded). The token is random per
-# shell and announced once to tmux in the pane option @termpilot_tokens. Nothing forks per prompt.
-if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
-  () {
+# when nothing ran), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
+# token is random per shell and announced once, with the shell's pid, to tmux in the pane option
+# @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
+# announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
+# under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
+# sha256 of "<secret>:<shell id>", so its marks never show the secret.
+if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
+  # 128 random bits as 32 hex digits into the variable named $1.
+  __tp_hex() {
     emulate -L zsh
-    local raw
+    local raw h
     raw=$(command od -An -N16 -tx1 /dev/urandom 2>/dev/null)
-    typeset -g __tp_token=\${raw//[^0-9a-f]/}
-    if (( \${#__tp_token} < 32 )); then
-      __tp_token=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
-      __tp_token+=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
-      __tp_token=\${(L)__tp_token}
+    h=\${raw//[^0-9a-f]/}
+    if (( \${#h} < 32 )); then
+      h=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
+      h+=\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}\${(l:4::0:)$(( [##16] RANDOM ))}
+      h=\${(L)h}
     fi
+    typeset -g "$1=$h"
   }
-  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_sp=0
-  typeset -g __tp_a=$'%{\e]133;A;tp='$__tp_token$'\a%}' __tp_b=$'%{\e]133;B;tp='$__tp_token$'\a%}'
+  typeset -g __tp_token= __tp_tag= __tp_announce=
+  if [[ -n \${TMUX-} && -n \${TMUX_PANE-} ]]; then
+    __tp_hex __tp_token
+    __tp_tag="tp=$__tp_token"
+    __tp_announce=" $__tp_token:$$"
+    if [[ \${LC_TERMPILOT-} != "$TMUX_PANE:"* ]]; then
+      __tp_hex __tp_secret
+      export LC_TERMPILOT="$TMUX_PANE:$__tp_secret"
+      __tp_announce+=" $__tp_secret:$$:nested"
+    fi
+  elif [[ -n \${TMUX-} ]]; then
+    __tp_hex __tp_token
+    __tp_tag="tp=$__tp_token"
+  else
+    # Prove the pane's secret without showing it: the token is sha256("<secret>:<shell id>") (one fork,
+    # at start). Without a hasher the marks cannot be verified, and TermPilot refuses the pane.
+    __tp_hex __tp_sh
+    __tp_sh=\${__tp_sh[1,16]}
+    __tp_token=$(print -rn -- "\${LC_TERMPILOT#*:}:$__tp_sh" | { command sha256sum || command shasum -a 256 } 2>/dev/null)
+    __tp_token=\${__tp_token%% *}
+    __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
+  fi
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_sp=0
 
   # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then
   # zsh's PROMPT_SP (taken over from zsh, see __tp_prompt), then OSC 7.
@@ -34,21 +65,21 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
     [[ -o prompt_cr ]] && cr=1
     emulate -L zsh
     if (( __tp_ran )); then
-      printf '\e]133;D;%s;tp=%s\a' $ec $__tp_token
+      printf '\e]133;D;%s;%s;n=%s\a' $ec $__tp_tag $__tp_n
     else
-      printf '\e]133;D;tp=%s\a' $__tp_token
+      printf '\e]133;D;%s;n=%s\a' $__tp_tag $__tp_n
     fi
     (( __tp_sp && cr )) && __tp_prompt_sp
     __tp_ran=0
     [[ $PWD == $__tp_pwd ]] || __tp_encode_pwd
-    printf '\e]7;file://%s%s\a' \${HOST-} $__tp_url
+    printf '\e]7;file://%s%s\a\e]1337;RemoteHost=%s@%s\a' \${HOST-} $__tp_url \${USER-} \${HOST-}
     return ec
   }
 
   # Last preexec hook: C, right before the command's own output.
   __tp_preexec() {
     __tp_ran=1
-    printf '\e]133;C;tp=%s\a' $__tp_token
+    printf '\e]133;C;%s;n=%s\a' $__tp_tag $__tp_n
   }
 
   # zsh's PROMPT_SP as zsh draws it (a terminal with automatic margins, as tmux's are): the end-of-line
@@ -75,10 +106,12 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
     return ec
   }
 
-  # Puts the marks back when something rewrote the prompts, and keeps the hooks' order (ours first and
-  # last) for the next prompt.
+  # The next prompt's number into the marks, the marks back when something rewrote the prompts, and
+  # the hooks' order (ours first and last) for the next prompt.
   __tp_check() {
     emulate -L zsh
+    (( __tp_n += 1 ))
+    __tp_a=$'%{\e]133;A;'$__tp_tag';n='$__tp_n$'\a%}' __tp_b=$'%{\e]133;B;'$__tp_tag';n='$__tp_n$'\a%}'
     [[ $PS1 == \${__tp_a}* && $PS1 == *\${__tp_b} ]] || __tp_rewrap PS1
     # A right prompt is drawn after PS1: B goes at its end too, so nothing printable follows the last B.
     [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
@@ -110,7 +143,7 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
     emulate -L zsh
     setopt extended_glob
     local s=\${(P)1}
-    s=\${s//$'%{\e]133;'[AB]';tp='[0-9a-f]##$'\a%}'/}
+    s=\${s//$'%{\e]133;'[AB]';tp='[0-9a-f]##(';sh='[0-9a-f]##|)(';n='[0-9]##|)$'\a%}'/}
     [[ $1 == PS1 ]] && s=$__tp_a$s
     typeset -g "$1=$s$__tp_b"
   }
@@ -125,8 +158,8 @@ if [[ -n \${TMUX-} && -z \${__tp_token-} ]]; then
   typeset -ga precmd_functions preexec_functions
   __tp_hook
   __tp_prompt
-  if [[ -n \${TMUX_PANE-} ]]; then
-    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens " $__tp_token" >/dev/null 2>&1 || :
+  if [[ -n $__tp_announce ]]; then
+    command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens "$__tp_announce" >/dev/null 2>&1 || :
   fi
 fi
 `

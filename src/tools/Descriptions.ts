@@ -25,5 +25,8 @@ export const SERVER_INSTRUCTIONS = [
   "Call interrupt_command (one Ctrl-C to exactly that command) only when the user asks to stop the command,",
   "or when a timeout made it useless and the user agrees; never to make room for another command by yourself.",
   "To follow a long output, pass the cursor of your last read_terminal as since: only the new lines come back.",
+  "To wait for a build, server or log tail the user started (a line to appear, output to go quiet, or the command",
+  "to end), call wait_for_output once with a pattern, quiet_seconds or both instead of calling read_terminal",
+  "again and again; it only reads, and timed_out means call it again with its cursor as since.",
   OBSERVATION_NOTE
 ].join(" ")

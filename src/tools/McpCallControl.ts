@@ -20,6 +20,7 @@ export interface CallExtra {
 
 /** The notification's message: names the request_id, so a client that cancels can pick it up. */
 export const progressMessage = (report: ProgressReport): string => {
+  if (report.message !== undefined) return report.message
   const seconds = Math.round(report.elapsedMs / 1000)
   const lines = report.outputLines
   const output = lines === null ? "" : `, ${lines} output line${lines === 1 ? "" : "s"}`

@@ -13,6 +13,7 @@ import { listSessions } from "./ListSessions.js"
 import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
 import type { Tool, ToolServices } from "./Tool.js"
+import { waitForOutput } from "./WaitForOutput.js"
 
 export interface RegisteredTool {
   readonly name: string
@@ -74,7 +75,8 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(readTerminal),
     register(runCommand),
     register(getCommandResult),
-    register(interruptCommand)
+    register(interruptCommand),
+    register(waitForOutput)
   ]
   return options.readOnly === true ? all.filter((tool) => tool.readOnly) : all
 }

@@ -6,10 +6,11 @@
 import type { Effect, Schema } from "effect"
 import type { CommandRunner } from "../services/CommandRunner.js"
 import type { TermPilotError } from "../services/Errors.js"
+import type { PromptTracker } from "../services/PromptTracker.js"
 import type { Terminal } from "../services/Terminal.js"
 
-/** The services a tool handler may use. */
-export type ToolServices = Terminal | CommandRunner
+/** The services a tool handler may use (PromptTracker: wait_for_output watches command ends). */
+export type ToolServices = Terminal | CommandRunner | PromptTracker
 
 /** MCP tool annotations; all four hints are always set explicitly (unset hints mean "may destroy"). */
 export interface ToolAnnotations {

@@ -5,7 +5,7 @@
  * is skipped, and finding no terminal at all fails. Nothing is typed into any pane.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
@@ -51,7 +51,7 @@ describe("termpilot doctor (tmux)", () => {
   beforeAll(() => {
     tmux("new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "bash --norc --noprofile")
     with_ = tmux("display", "-p", "-t", "work", "#{pane_id}").trim()
-    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef")
+    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
     without = tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work", "zsh -f").trim()
   })
   afterAll(() => {
@@ -85,6 +85,47 @@ describe("termpilot doctor (tmux)", () => {
     expect(tmux("list-windows", "-a", "-F", "#{window_id} #{window_width}x#{window_height}")).toBe(before)
     expect([with_, without].map((p) => tmux("capture-pane", "-p", "-t", p))).toEqual(screens)
     expect(tmux("list-clients", "-F", "#{client_name}").trim()).toBe("")
+  })
+
+  it("names a pane whose shell runs an integration older than this TermPilot (a token without a pid)", async () => {
+    tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef")
+    try {
+      const text = (await runDoctor(TMUX_ONLY, [socket])).out.join("\n")
+      expect(text).toContain(`work:0.0 (${with_}, bash): its integration is older than this TermPilot`)
+      expect(text).toContain("termpilot shell-integration bash")
+    } finally {
+      tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
+    }
+  })
+
+  it("names a pane that runs ssh with the one line that installs the snippet on that host", async () => {
+    // A stand-in ssh (bash under that name, which takes -c like ssh does): the doctor reads the
+    // program and its argv from /proc.
+    const fake = join(dir, "ssh")
+    copyFileSync("/bin/bash", fake)
+    const pane = tmux(
+      "new-window",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-t",
+      "work",
+      `exec '${fake}' -c 'sleep 100; :' build-box`
+    ).trim()
+    try {
+      await expect.poll(() => tmux("display", "-p", "-t", pane, "#{pane_current_command}").trim()).toBe("ssh")
+      const outcome = await runDoctor(TMUX_ONLY, [socket])
+      expect(statuses(outcome.json)).toContain("tmux_remote_shells:warning")
+      expect(outcome.out.join("\n")).toContain(
+        `(${pane}): it runs ssh; for run_command in the shell there, load TermPilot's snippet on that host`
+      )
+      expect(outcome.out.join("\n")).toContain(
+        "termpilot shell-integration bash | ssh build-box 'cat > ~/.termpilot-integration.bash"
+      )
+    } finally {
+      tmux("kill-pane", "-t", pane)
+    }
   })
 
   it("fails at tmux_servers when tmux is required and no server runs", async () => {

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest"
 
 const root = resolve(import.meta.dirname, "../..")
 const script = join(root, "scripts/test-prerequisites.mjs")
-const PROGRAMS = ["bash", "tmux", "zsh", "fish", "vi", "less", "script"]
+const PROGRAMS = ["bash", "tmux", "zsh", "fish", "vi", "less", "script", "ssh", "ssh-keygen"]
 
 const dirs: Array<string> = []
 afterAll(() => {

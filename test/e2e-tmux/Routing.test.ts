@@ -215,6 +215,12 @@ describe("only a shell idle at an empty prompt receives a command", () => {
     const pane = await rig.pane({ shell: "plain" })
     await refused(pane.id, "shell_integration_required")
   })
+
+  it("shell_integration_required: a fish shell (TermPilot has no fish integration), which runs nothing", async () => {
+    const pane = await rig.pane({ shell: "fish" })
+    await refused(pane.id, "shell_integration_required")
+    expect(pane.files.executed()).toEqual([])
+  })
 })
 
 describe("the pane TermPilot itself runs in", () => {

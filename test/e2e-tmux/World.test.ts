@@ -46,7 +46,7 @@ describe("the tmux world's recorder", () => {
   it("bash and zsh panes source the real snippet (a token announced); a plain pane has none", async () => {
     const zsh = await world.newWindow("self", { shell: "zsh" })
     const plain = await world.newWindow("self", { shell: "plain" })
-    const token = /^ [0-9a-f]{16,}$/
+    const token = /^ [0-9a-f]{16,}:[1-9][0-9]*$/
     expect(await world.format(pane.paneId, "#{@termpilot_tokens}")).toMatch(token)
     expect(await world.format(zsh.paneId, "#{@termpilot_tokens}")).toMatch(token)
     expect(await world.format(plain.paneId, "#{@termpilot_tokens}")).toBe("")

@@ -4,11 +4,12 @@
  * cancellation (notifications/cancelled): the wait stops at once, nothing more is sent, and the
  * command's result stays available to get_command_result.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  auditLines,
   callWithProgress,
   commandResult,
   expectSteadyProgress,
@@ -35,19 +36,8 @@ afterAll(async () => {
 })
 
 /** The audit trail's lines for one request id (written when a tool call answers). */
-const auditFor = (requestId: string, tool: string) => {
-  let text = ""
-  try {
-    text = readFileSync(auditPath, "utf8")
-  } catch {
-    return []
-  }
-  return text
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.request_id === requestId && line.tool === tool)
-}
+const auditFor = (requestId: string, tool: string) =>
+  auditLines(auditPath).filter((line) => line.request_id === requestId && line.tool === tool)
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -1,5 +1,5 @@
 /**
- * Pure OSC 133 / 7 / 1337 parsing, the incremental OSC scanner, and the prompt lifecycle step
+ * Pure OSC 133 / 7 / 1337 parsing, OSC sequences found by the VT parser across chunks, and the prompt lifecycle step
  * (iTerm2's rules: D between B and C aborts, D without a status after C changes nothing).
  */
 import { describe, expect, it } from "vitest"
@@ -9,9 +9,9 @@ import {
   parseOsc7,
   parseOsc133,
   parseOsc1337,
-  scanOsc,
   stepPrompt
 } from "../../src/domain/Osc133.js"
+import { VtParser } from "../../src/domain/VtParser.js"
 
 describe("Osc133", () => {
   it("parses the four marks, D with and without a status, and ignores parameters", () => {
@@ -45,15 +45,28 @@ describe("Osc133", () => {
   it("scans OSC sequences split across chunks, with BEL or ST terminators", () => {
     const stream = "out\x1b]133;D;1\x07\x1b]7;file://vm/tmp\x1b\\\x1b]133;A\x07$ \x1b]133;B\x07"
     for (let cut = 0; cut <= stream.length; cut++) {
-      const first = scanOsc("", stream.slice(0, cut))
-      const second = scanOsc(first.carry, stream.slice(cut))
-      expect([...first.sequences, ...second.sequences]).toEqual([
+      const found: Array<{ ident: number; payload: string }> = []
+      const parser = new VtParser()
+      const sink = {
+        print: () => {},
+        execute: () => {},
+        csi: () => {},
+        stringStart: () => {},
+        abandoned: () => {},
+        osc: (ident: number, payload: string) => {
+          found.push({ ident, payload })
+          return false
+        }
+      }
+      parser.write(stream.slice(0, cut), sink)
+      parser.write(stream.slice(cut), sink)
+      expect(found).toEqual([
         { ident: 133, payload: "D;1" },
         { ident: 7, payload: "file://vm/tmp" },
         { ident: 133, payload: "A" },
         { ident: 133, payload: "B" }
       ])
-      expect(second.carry).toBe("")
+      expect(parser.inGround).toBe(true)
     }
   })
 

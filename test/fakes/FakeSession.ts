@@ -57,6 +57,7 @@ export const info = (sessionId: string, session: FakeSession, current: boolean):
   hostname: null,
   username: null,
   cwd: null,
+  via: null,
   tty: null,
   job_name: null,
   is_current: current,

@@ -118,6 +118,10 @@ describe("read-only mode", () => {
       mcp.client.callTool({ name: "interrupt_command", arguments: { request_id: "0123456789abcdef" } })
     ).rejects.toThrow(/Unknown tool: interrupt_command/)
     expect((await call(mcp, "read_terminal", { session_id: sessionId })).isError).toBe(false)
+    // wait_for_output only reads, so it stays listed and works.
+    expect(tools).toContain("wait_for_output")
+    const waited = await call(mcp, "wait_for_output", { session_id: sessionId, quiet_seconds: 0.3 })
+    expect(waited.data).toMatchObject({ stopped: "quiet" })
     expect(world.ledger.size).toBe(0)
   })
 })

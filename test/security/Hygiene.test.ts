@@ -17,9 +17,18 @@ describe("sanitizeTerminalText", () => {
     expect(result).toEqual({ text: "abcd", removed: 1 })
   })
 
-  it.each(CONTROLS.map((cp) => [cp.toString(16), cp] as const))("strips control 0x%s", (_hex, cp) => {
-    // LF follows: it cannot complete an escape sequence, so only the control itself goes.
-    expect(sanitizeTerminalText(`x${String.fromCodePoint(cp)}\ny`)).toEqual({ text: "x\ny", removed: 1 })
+  const introducers = [0x1b, 0x9b]
+  it.each(CONTROLS.filter((cp) => !introducers.includes(cp)).map((cp) => [cp.toString(16), cp] as const))(
+    "strips control 0x%s",
+    (_hex, cp) => {
+      expect(sanitizeTerminalText(`x${String.fromCodePoint(cp)}\ny`)).toEqual({ text: "x\ny", removed: 1 })
+    }
+  )
+
+  it("reads ESC and CSI as a terminal does: a LF inside the sequence acts, the next byte ends it", () => {
+    expect(sanitizeTerminalText("x\x1b\ny")).toEqual({ text: "x\n", removed: 2 })
+    expect(sanitizeTerminalText("x\x9b\ny")).toEqual({ text: "x\n", removed: 2 })
+    expect(sanitizeTerminalText("x\x1b[1\n2mz")).toEqual({ text: "x\nz", removed: 5 })
   })
 
   it("keeps TAB and LF; CRLF, lone CR and U+2028/2029 become LF without counting as removed", () => {

@@ -39,7 +39,7 @@ describe("termpilot shell-integration", () => {
     expect(ksh.stderr).toMatch(/unknown shell "ksh".*bash, zsh/)
     const fish = await cli("shell-integration", "fish")
     expect(fish).toMatchObject({ code: 2, stdout: "" })
-    expect(fish.stderr).toMatch(/fish is not supported yet/)
+    expect(fish.stderr).toMatch(/fish is not supported yet: .*carriage return/)
   })
 
   it("--help says how to install: a file sourced from the rc file (recommended), or eval", async () => {

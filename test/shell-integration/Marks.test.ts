@@ -87,8 +87,13 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     writeFileSync(rcFile, c.userRc(snippetFile))
     await pane.line(`. '${rcFile}'`)
     const tokens = await pane.tokens()
-    expect(tokens).toHaveLength(1)
-    token = tokens[0]!
+    // Its own token with its pid, and the nested secret it exports for shells that cannot reach tmux.
+    expect(tokens).toHaveLength(2)
+    expect(tokens[1]).toMatch(/^[0-9a-f]{32}:\d+:nested$/)
+    const [announced, pid] = tokens[0]!.split(":")
+    token = announced!
+    // The shell's own pid, so TermPilot can tell from /proc whether that shell holds the terminal.
+    expect(pid).toBe(await pane.line("echo $$").then((t) => /\n(\d+)\r?\n/.exec(withoutEscapes(t))?.[1]))
   })
   afterAll(async () => {
     await pane?.close()
@@ -100,6 +105,16 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     const marks = marksIn(segment).filter((m) => m.mark !== "7")
     expect(marks.length).toBeGreaterThan(0)
     for (const m of marks) expect(m.token).toBe(token)
+  })
+
+  it("numbers its prompts: the marks of one prompt share n, the next prompt's is one more", async () => {
+    const marks = marksIn(await pane.line("true")).filter((m) => m.mark !== "7")
+    expect(marks.map((m) => m.mark)).toEqual(["C", "D;0", "A", "B"])
+    const [c1, d1, a2, b2] = marks.map((m) => m.seq)
+    expect(c1).toBeGreaterThan(0)
+    expect([c1, d1, a2, b2]).toEqual([c1, c1, c1! + 1, c1! + 1])
+    const next = marksIn(await pane.line("")).filter((m) => m.mark !== "7")
+    expect(next.map((m) => `${m.mark}:${m.seq}`)).toEqual([`D:${c1! + 1}`, `A:${c1! + 2}`, `B:${c1! + 2}`])
   })
 
   it("true, false, (exit 7): C, D with the status, OSC 7, A, B — one set per prompt", async () => {
@@ -167,15 +182,17 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     )
     const nested = await pane.line(`. '${snippetFile}'`)
     const tokens = await pane.tokens()
-    expect(tokens).toHaveLength(2)
-    expect(tokens[0]).toBe(token)
-    expect(tokens[1]).not.toBe(token)
+    // The nested shell reaches tmux: it announces its own token and keeps the pane's nested secret.
+    expect(tokens).toHaveLength(3)
+    const [outer, , inner] = tokens.map((t) => t.split(":")[0])
+    expect(outer).toBe(token)
+    expect(inner).not.toBe(token)
     expect(markLetters(nested)).toBe("D 7 A B")
-    for (const m of marksIn(nested).filter((m) => m.mark !== "7")) expect(m.token).toBe(tokens[1])
+    for (const m of marksIn(nested).filter((m) => m.mark !== "7")) expect(m.token).toBe(inner)
     // `exit` runs in the nested shell (its C), then the parent's command ends (its D;0) and it prompts.
     const back = marksIn(await pane.line("exit")).filter((m) => m.mark !== "7")
     expect(back.map((m) => `${m.mark}:${m.token}`)).toEqual([
-      `C:${tokens[1]}`,
+      `C:${inner}`,
       `D;0:${token}`,
       `A:${token}`,
       `B:${token}`

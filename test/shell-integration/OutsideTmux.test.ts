@@ -109,6 +109,8 @@ describe.each(cases)("$name snippet outside tmux", (c) => {
   it("(control) with $TMUX set, the same rc emits marks and announces its token with one tmux call", async () => {
     const inside = await session(c.argv, c.snippet, { TMUX: "/nonexistent/sock,1,0", TMUX_PANE: "%9" })
     expect(markLetters(inside.out)).toContain("C D;0 7 A B")
-    expect(inside.calls).toMatch(/^<set><-p><-a><-t><%9><@termpilot_tokens>< [0-9a-f]{32}>\n$/)
+    expect(inside.calls).toMatch(
+      /^<set><-p><-a><-t><%9><@termpilot_tokens>< [0-9a-f]{32}:\d+ [0-9a-f]{32}:\d+:nested>\n$/
+    )
   })
 })

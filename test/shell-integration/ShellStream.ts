@@ -1,6 +1,6 @@
 /**
  * ShellStream — reading what a shell really wrote: the OSC 133 / OSC 7 marks in a raw byte stream (in
- * order, with their `tp=` token split off) and what is left once every escape sequence is removed.
+ * order, with their `tp=` token and `n=` prompt number split off) and what is left once every escape sequence is removed.
  */
 
 export interface Mark {
@@ -8,6 +8,8 @@ export interface Mark {
   readonly mark: string
   /** The `tp=` value, null when absent; for OSC 7, null. */
   readonly token: string | null
+  /** The `n=` prompt number, null when absent; for OSC 7, null. */
+  readonly seq: number | null
   /** OSC 7 payload (`file://host/path`); "" for 133 marks. */
   readonly url: string
   /** Offset just after the sequence in the text it was read from. */
@@ -21,12 +23,14 @@ export const marksIn = (text: string): ReadonlyArray<Mark> =>
   [...text.matchAll(OSC)].map((m) => {
     const end = (m.index ?? 0) + m[0].length
     const payload = m[2] ?? ""
-    if (m[1] === "7") return { mark: "7", token: null, url: payload, end }
+    if (m[1] === "7") return { mark: "7", token: null, seq: null, url: payload, end }
     const parts = payload.split(";")
     const tp = parts.find((p) => p.startsWith("tp="))
+    const n = parts.find((p) => p.startsWith("n="))
     return {
-      mark: parts.filter((p) => !p.startsWith("tp=")).join(";"),
+      mark: parts.filter((p) => !p.startsWith("tp=") && !p.startsWith("n=")).join(";"),
       token: tp === undefined ? null : tp.slice(3),
+      seq: n === undefined ? null : Number(n.slice(2)),
       url: "",
       end
     }

@@ -3,6 +3,7 @@
  * bounded polling of a session's readiness through the tools themselves, and "nothing was typed"
  * checks against the fake's SendText ledger.
  */
+import { readFileSync } from "node:fs"
 import { expect } from "vitest"
 import type { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 import { call } from "./FakeIterm2Backend.js"
@@ -21,6 +22,7 @@ export interface SessionView {
   readonly hostname: string | null
   readonly username: string | null
   readonly cwd: string | null
+  readonly via: ReadonlyArray<string> | null
   readonly tty: string | null
   readonly job_name: string | null
   readonly is_current: boolean
@@ -274,3 +276,17 @@ export const expectRejected = (result: Called<CommandView>, errorCode: string): 
 /** `seq`-style numbered lines, e.g. numbered("line-", 1, 3) → ["line-1", "line-2", "line-3"]. */
 export const numbered = (prefix: string, from: number, to: number): Array<string> =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`)
+
+/** The audit trail's lines as written so far (none when the file is not there yet). */
+export const auditLines = (auditPath: string): Array<Record<string, unknown>> => {
+  let text = ""
+  try {
+    text = readFileSync(auditPath, "utf8")
+  } catch {
+    return []
+  }
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+}

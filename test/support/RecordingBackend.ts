@@ -1,9 +1,9 @@
 /**
- * RecordingBackend — a Terminal + CommandRunner layer for MCP-surface tests that records every
+ * RecordingBackend — a Terminal + CommandRunner (+ PromptTracker) layer for MCP-surface tests that records every
  * call it receives (so a test can assert that a rejected request reached nothing) and answers
  * from canned data, or from per-method overrides that fail, die or return something else.
  */
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Layer, Queue, Ref } from "effect"
 import { boundTail } from "../../src/domain/TextBounds.js"
 import {
   type CommandResult,
@@ -12,20 +12,23 @@ import {
   type RunRequest
 } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
+import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import { type SessionInfo, Terminal } from "../../src/services/Terminal.js"
 
 export interface BackendCall {
-  readonly service: "Terminal" | "CommandRunner"
+  readonly service: "Terminal" | "CommandRunner" | "PromptTracker"
   readonly method: string
   readonly args: ReadonlyArray<unknown>
 }
 
 type TerminalShape = Terminal["Type"]
 type RunnerShape = CommandRunner["Type"]
+type TrackerShape = PromptTracker["Type"]
 
 export interface Overrides {
   readonly terminal?: Partial<TerminalShape>
   readonly runner?: Partial<RunnerShape>
+  readonly tracker?: Partial<TrackerShape>
 }
 
 export const SESSION_ID = "w0t0p0:0A1B2C3D-0000-4000-8000-000000000001"
@@ -42,6 +45,7 @@ export const sampleSession: SessionInfo = {
   hostname: "laptop.local",
   username: "ada",
   cwd: "/Users/ada/src",
+  via: null,
   tty: "/dev/ttys003",
   job_name: "zsh",
   is_current: true,
@@ -99,7 +103,7 @@ export const interruptedResult = (
 })
 
 export interface RecordingBackend {
-  readonly layer: Layer.Layer<Terminal | CommandRunner>
+  readonly layer: Layer.Layer<Terminal | CommandRunner | PromptTracker>
   /** Every call received so far, in order. */
   readonly calls: () => ReadonlyArray<BackendCall>
 }
@@ -110,6 +114,7 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
     Ref.update(log, (calls) => [...calls, { service, method, args }])
   const t = overrides.terminal ?? {}
   const r = overrides.runner ?? {}
+  const w = overrides.tracker ?? {}
   const notFound = (id: string) => Effect.fail(fail("session_not_found", `Session '${id}' was not found.`))
   const known = (id: string) => (id === SESSION_ID ? Effect.succeed(sampleSession) : notFound(id))
 
@@ -181,8 +186,21 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
           Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
       )
   }
+  /** By default a watch of the known session sees no event at all. */
+  const tracker: TrackerShape = {
+    watch: (id) =>
+      Effect.zipRight(
+        record("PromptTracker", "watch", [id]),
+        w.watch?.(id) ??
+          Effect.zipRight(known(id), Effect.acquireRelease(Queue.unbounded<PromptEvent>(), Queue.shutdown))
+      )
+  }
   return {
-    layer: Layer.merge(Layer.succeed(Terminal, terminal), Layer.succeed(CommandRunner, runner)),
+    layer: Layer.mergeAll(
+      Layer.succeed(Terminal, terminal),
+      Layer.succeed(CommandRunner, runner),
+      Layer.succeed(PromptTracker, tracker)
+    ),
     calls: () => Effect.runSync(Ref.get(log))
   }
 }

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "vitest"
 import { interruptVerdict } from "../../src/domain/tmux/InterruptVerdict.js"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
+import { markMaker, TOK } from "../support/tmux/Marks.js"
 import { idleFlags } from "../support/tmux/PaneFixtures.js"
 
-const TOK = "0123456789abcdef"
-const mark = (body: string) => `\x1b]133;${body};tp=${TOK}\x07`
+const mark = markMaker()
 const enc = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
 const idle = idleFlags([TOK])
 

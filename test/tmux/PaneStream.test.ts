@@ -6,13 +6,12 @@
  */
 import { describe, expect, it } from "vitest"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
-import { TextRender } from "../../src/domain/tmux/TextRender.js"
+import { renderText } from "../../src/domain/tmux/TextRender.js"
 import { paneReadiness } from "../../src/domain/tmux/TmuxReadiness.js"
+import { markMaker, TOK } from "../support/tmux/Marks.js"
 import { idleFlags } from "../support/tmux/PaneFixtures.js"
 
-const TOK = "0123456789abcdef"
-const mark = (body: string, token: string | null = TOK) =>
-  `\x1b]133;${body}${token === null ? "" : `;tp=${token}`}\x07`
+const mark = markMaker()
 const enc = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
 const tags = (events: ReadonlyArray<{ _tag: string }>) => events.map((e) => e._tag)
 
@@ -148,46 +147,60 @@ describe("PaneStream", () => {
     expect(cancelled.events).toEqual([{ _tag: "Prompt", promptId: "3" }])
   })
 
-  it("notes text echoed after B (typed input) but not pure escape sequences", () => {
+  it("notes text echoed after B (typed input) but not CSI sequences; any string after B may hide typing", () => {
     const s = new PaneStream([TOK])
     s.record = true
-    s.feed(enc(`${mark("A")}$ ${mark("B")}\x1b[?2004h\x1b]2;title\x07\x1b[`))
+    s.feed(enc(`${mark("A")}$ ${mark("B")}\x1b[?2004h\x1b[`))
     expect(s.facts.echoedSinceB).toBe(false)
     s.feed(enc("K"))
     expect(s.facts.echoedSinceB).toBe(false)
     s.feed(enc("l"))
     expect(s.facts.echoedSinceB).toBe(true)
+    const titled = new PaneStream([TOK])
+    titled.feed(enc(`${mark("A")}$ ${mark("B")}\x1b]2;title\x07`))
+    expect(titled.facts.echoedSinceB).toBe(true)
   })
 
   it("renders CR, BS, TAB and erase-in-line as a terminal row shows them", () => {
-    const r = new TextRender()
-    r.write("progress 10%\rprogress 99%\r\x1b[Kdone\r\nab\bc\tz\r\nkeep\x1b[1;31mred\x1b[0m\r\n", true)
-    expect(r.result()).toEqual({ lines: ["done", "ac      z", "keepred"], truncated: false })
+    expect(
+      renderText(["progress 10%\rprogress 99%\r\x1b[Kdone\r\nab\bc\tz\r\nkeep\x1b[1;31mred\x1b[0m\r\n"])
+    ).toEqual({
+      lines: ["done", "ac      z", "keepred"],
+      truncated: false
+    })
   })
 
   it("drops an unterminated blank line (zsh's PROMPT_SP) but keeps blank lines the output ended", () => {
-    const r = new TextRender()
-    r.write(`zsh-zsh\r\n\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m${" ".repeat(79)}\r \r`, true)
-    expect(r.result().lines).toEqual(["zsh-zsh"])
-    const blank = new TextRender()
-    blank.write("a\r\n\r\n", true)
-    expect(blank.result().lines).toEqual(["a", ""])
+    expect(
+      renderText([`zsh-zsh\r\n\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m${" ".repeat(79)}\r \r`]).lines
+    ).toEqual(["zsh-zsh"])
+    expect(renderText(["a\r\n\r\n"]).lines).toEqual(["a", ""])
   })
 
   it("keeps only a bounded tail of a huge output, and says so", () => {
-    const r = new TextRender({ maxLines: 3, maxChars: 1000 })
-    for (let i = 0; i < 100; i++) r.write(`line ${i}\r\n`, true)
-    expect(r.result()).toEqual({ lines: ["line 97", "line 98", "line 99"], truncated: true })
-    const wide = new TextRender({ maxLines: 10, maxChars: 5 })
-    wide.write("x".repeat(50), true)
-    expect(wide.result().truncated).toBe(true)
-    expect(wide.result().lines.join("").length).toBeLessThanOrEqual(10)
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i}\r\n`)
+    expect(renderText(lines, { maxLines: 3, maxChars: 1000 })).toEqual({
+      lines: ["line 97", "line 98", "line 99"],
+      truncated: true
+    })
+    const wide = renderText(["x".repeat(50)], { maxLines: 10, maxChars: 5 })
+    expect(wide.truncated).toBe(true)
+    expect(wide.lines.join("").length).toBeLessThanOrEqual(10)
   })
 })
 
 describe("paneReadiness", () => {
   const flags = idleFlags([TOK])
-  const facts = { lastMark: "B" as const, echoedSinceB: false, promptId: "1", held: false }
+  const facts = {
+    lastMark: "B" as const,
+    echoedSinceB: false,
+    promptId: "1",
+    held: false,
+    doubt: null,
+    openString: null,
+    shellPid: null,
+    nestedUnder: null
+  }
   it("is ready only at a clean B with no command of ours in flight, and fails closed otherwise", () => {
     expect(paneReadiness(flags, facts, false)).toBe("ready")
     expect(paneReadiness(flags, facts, true)).toBe("busy")

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"
 import { ErrorCode } from "../../src/services/Errors.js"
 import { Readiness } from "../../src/services/Terminal.js"
+import { WaitStopped } from "../../src/tools/WaitForOutput.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 import { makeRecordingBackend } from "../support/RecordingBackend.js"
 
@@ -133,6 +134,7 @@ describe("specs/tools.contract.json matches tools/list", () => {
     expect(contract.enums.Readiness).toEqual(Readiness.literals)
     expect(contract.enums.CommandStatus).toEqual(CommandStatus.literals)
     expect(contract.enums.InterruptStatus).toEqual(InterruptStatus.literals)
+    expect(contract.enums.WaitStopped).toEqual(WaitStopped.literals)
     expect(contract.enums.ErrorCode).toEqual(ErrorCode.literals)
   })
 })

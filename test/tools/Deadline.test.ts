@@ -6,24 +6,28 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
+import { PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"
 import { ToolSettings } from "../../src/services/ToolSettings.js"
 import { callTool } from "../../src/tools/Adapter.js"
 import { getCommandResult } from "../../src/tools/GetCommandResult.js"
 import { listSessions } from "../../src/tools/ListSessions.js"
 import { readTerminal } from "../../src/tools/ReadTerminal.js"
+import type { ToolServices } from "../../src/tools/Tool.js"
+import { waitForOutput } from "../../src/tools/WaitForOutput.js"
 import { SESSION_ID } from "../support/RecordingBackend.js"
 
 const DEADLINE_MS = 3_000
 
-const hanging = Layer.merge(
+const hanging = Layer.mergeAll(
   Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never }),
+  Layer.mock(PromptTracker, { watch: () => Effect.never }),
   Layer.mock(CommandRunner, {
     result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))
   })
 )
 
-const start = (effect: Effect.Effect<unknown, never, Terminal | CommandRunner>) =>
+const start = (effect: Effect.Effect<unknown, never, ToolServices>) =>
   Effect.fork(
     effect.pipe(
       Effect.provide(hanging),
@@ -31,18 +35,22 @@ const start = (effect: Effect.Effect<unknown, never, Terminal | CommandRunner>) 
     )
   )
 
+/** Still running 1 ms before the deadline, then a `deadline_exceeded` ToolError exactly at it. */
+const answersAtDeadline = (effect: Effect.Effect<unknown, never, ToolServices>) =>
+  Effect.gen(function* () {
+    const fiber = yield* start(effect)
+    yield* TestClock.adjust(DEADLINE_MS - 1)
+    expect(fiber.unsafePoll()).toBeNull()
+    yield* TestClock.adjust(1)
+    const result = yield* Fiber.join(fiber)
+    expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "deadline_exceeded" } })
+    return result
+  })
+
 describe("the call deadline (adapter)", () => {
   it.effect("read_terminal whose backend never answers: deadline_exceeded at the deadline", () =>
     Effect.gen(function* () {
-      const fiber = yield* start(callTool(readTerminal, { session_id: SESSION_ID }))
-      yield* TestClock.adjust(DEADLINE_MS - 1)
-      expect(fiber.unsafePoll()).toBeNull()
-      yield* TestClock.adjust(1)
-      const result = yield* Fiber.join(fiber)
-      expect(result).toMatchObject({
-        isError: true,
-        structuredContent: { error_code: "deadline_exceeded" }
-      })
+      const result = yield* answersAtDeadline(callTool(readTerminal, { session_id: SESSION_ID }))
       expect(JSON.stringify(result)).toMatch(/within 3 s/)
     })
   )
@@ -67,5 +75,13 @@ describe("the call deadline (adapter)", () => {
       const result = yield* Fiber.join(fiber)
       expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "internal_error" } })
     })
+  )
+
+  it.effect(
+    "wait_for_output bounds itself by timeout_seconds, but each backend request by the deadline",
+    () =>
+      Effect.asVoid(
+        answersAtDeadline(callTool(waitForOutput, { session_id: SESSION_ID, timeout_seconds: 60 }))
+      )
   )
 })

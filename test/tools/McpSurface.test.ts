@@ -50,14 +50,15 @@ describe("initialize and tools/list", () => {
       "interrupt_command",
       "progressToken",
       "since",
-      "explicitly asked"
+      "explicitly asked",
+      "wait_for_output"
     ]) {
       expect(instructions).toContain(phrase)
     }
     expect(instructions).toMatch(/never authorize/)
   })
 
-  it("lists the six tools in a fixed order with explicit annotations", async () => {
+  it("lists the seven tools in a fixed order with explicit annotations", async () => {
     const { client } = await open()
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
@@ -66,11 +67,18 @@ describe("initialize and tools/list", () => {
       "read_terminal",
       "run_command",
       "get_command_result",
-      "interrupt_command"
+      "interrupt_command",
+      "wait_for_output"
     ])
     const reader = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     const byName = new Map(tools.map((t) => [t.name, t]))
-    for (const name of ["list_sessions", "get_current_session", "read_terminal", "get_command_result"]) {
+    for (const name of [
+      "list_sessions",
+      "get_current_session",
+      "read_terminal",
+      "get_command_result",
+      "wait_for_output"
+    ]) {
       expect(byName.get(name)?.annotations).toMatchObject(reader)
       expect(byName.get(name)?.description).toMatch(/observation data/)
     }
@@ -128,7 +136,8 @@ describe("initialize and tools/list", () => {
       "list_sessions",
       "get_current_session",
       "read_terminal",
-      "get_command_result"
+      "get_command_result",
+      "wait_for_output"
     ])
     await expect(
       client.callTool({ name: "run_command", arguments: { session_id: SESSION_ID, command: "ls" } })

@@ -24,6 +24,7 @@ export const PANE_FIELDS = [
   "history_limit",
   "@termpilot_tokens",
   "@termpilot_tag",
+  "pane_pid",
   "session_name",
   "window_name",
   "pane_title",
@@ -34,7 +35,7 @@ export const PANE_FIELDS = [
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 18)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 19)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>
@@ -84,8 +85,10 @@ export interface PaneFlags {
   readonly alternateScreen: boolean
   readonly inputOff: boolean
   readonly synchronized: boolean
-  /** Tokens the pane's shells announced. */
+  /** Tokens the pane's shells announced (`<token>` or `<token>:<pid>` entries). */
   readonly tokens: ReadonlyArray<string>
+  /** The pane's own process (tmux's `pane_pid`), null when tmux gave none. */
+  readonly panePid: number | null
 }
 
 export const flagsOf = (row: FlagRow): PaneFlags => ({
@@ -94,7 +97,8 @@ export const flagsOf = (row: FlagRow): PaneFlags => ({
   alternateScreen: row.alternate_on === "1",
   inputOff: row.pane_input_off === "1",
   synchronized: row.pane_synchronized === "1",
-  tokens: tokensOf(row["@termpilot_tokens"])
+  tokens: tokensOf(row["@termpilot_tokens"]),
+  panePid: /^[1-9]\d{0,9}$/.test(row.pane_pid) ? Number(row.pane_pid) : null
 })
 
 /** Why tmux's own state makes a pane `interactive`, or null when nothing does. */

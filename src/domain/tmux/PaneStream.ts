@@ -1,23 +1,31 @@
 /**
  * PaneStream — what one tmux pane's output stream says about its shell, pure: UTF-8 decoded per
- * pane (a character may be split between `%output` lines), OSC 133 marks and OSC 7 found with
- * state carried across chunks, marks authenticated by the pane's announced `tp=` tokens, the
- * prompt counter and the PromptEvents the marks mean, whether anything was echoed since the
- * prompt was drawn, and the rendered, bounded output between C and D of each command that started
- * while the pane was watched (`record`).
+ * pane (a character may be split between `%output` lines), parsed by the one VT parser (so a mark
+ * inside a DCS passthrough or any other string is no mark), OSC 133 marks authenticated by the
+ * pane's announced `tp=` tokens and moved forward by their `n=` prompt numbers (see MarkLedger.ts:
+ * a replayed mark is refused), the prompt counter and the PromptEvents the marks mean, whether
+ * anything was echoed since the prompt was drawn, doubt (a string cut off, a replay) that only the
+ * next verified prompt clears, and the rendered, bounded output between C and D of each command
+ * that started while the pane was watched (`record`).
  */
 
+import { createHash } from "node:crypto"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import {
   type Osc133Mark,
-  type OscSegment,
+  osc133Seq,
+  osc133Shell,
   osc133Token,
   type PromptPhase,
+  parseAnnouncement,
   parseOsc7,
   parseOsc133,
-  scanOscSegments,
-  stepPrompt
+  parseOsc1337,
+  stepPrompt,
+  type TokenAnnouncement
 } from "../Osc133.js"
+import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
+import { MarkLedger } from "./MarkLedger.js"
 import { type RenderedLines, TextRender } from "./TextRender.js"
 
 /** The letter of the last counted mark, null when none was seen since watching started. */
@@ -26,12 +34,23 @@ export type LastMark = "A" | "B" | "C" | "D" | null
 /** What the stream says, for the readiness verdict. */
 export interface StreamFacts {
   readonly lastMark: LastMark
-  /** Something visible was written since the last counted `B`. */
+  /** Something visible (or a string sequence that is no verified mark) was written since the last counted `B`. */
   readonly echoedSinceB: boolean
   /** The current prompt's id (the counter of counted `A` marks), null before the first. */
   readonly promptId: string | null
   /** The stream is held at a mark whose token is being checked: its newest state is not known. */
   readonly held: boolean
+  /** Why the stream cannot be believed until the shell's next verified prompt; null when it can. */
+  readonly doubt: string | null
+  /** The escape string the pane's output is inside now (the terminal is mid-sequence), if any. */
+  readonly openString: StringKind | null
+  /** The process id the shell of the last counted mark announced with its token, if it did. */
+  readonly shellPid: number | null
+  /**
+   * When the last counted mark came from a nested shell (one that marks with its pane's nested
+   * secret: over ssh, in a container), the pid of the shell in the pane that exported that secret.
+   */
+  readonly nestedUnder: number | null
 }
 
 /** Events made by one step, and whether the stream waits for the pane's tokens to be re-read. */
@@ -52,14 +71,20 @@ const LETTER = {
   CommandFinished: "D"
 } as const
 
-export class PaneStream {
+export class PaneStream implements VtSink {
   private readonly decoder = new TextDecoder("utf-8")
+  private readonly parser = new VtParser()
   private readonly render = new TextRender()
-  private carry = ""
-  private tokens: ReadonlySet<string>
+  private readonly ledger = new MarkLedger()
+  private announced = new Map<string, TokenAnnouncement>()
+  /** Nested shells' tokens already verified against a secret. */
+  private readonly derived = new Map<string, TokenAnnouncement>()
+  private rawTokens: ReadonlyArray<string> = []
   private readonly rejected = new Set<string>()
-  private blocked: { segments: ReadonlyArray<OscSegment>; index: number; token: string | null } | null = null
+  /** A mark whose token must be checked against a fresh read of the pane's tokens, and what followed it. */
+  private blocked: { payload: string; token: string | null } | null = null
   private backlog: Array<string> = []
+  private events: Array<PromptEvent> = []
   private phase: PromptPhase = "none"
   /** A D came since the last B (so the next A is a new prompt, not a redraw of this one). */
   private endedSinceDrawn = false
@@ -67,18 +92,22 @@ export class PaneStream {
   private echoed = false
   private counter = 0
   private capturing = false
+  private doubtReason: string | null = null
+  /** The announcement behind the last counted mark (a nested shell's: its pane's secret), null for a standard mark. */
+  private lastShell: TokenAnnouncement | null = null
   /** Render the output of commands that start from now on (set while the pane is watched). */
   record = false
   private readonly outputs = new Map<string, { readonly rendered: RenderedLines; readonly lines: number }>()
   private location: { path: string; host: string | null } | null = null
+  private host: { user: string | null; host: string } | null = null
 
   /** Whether the pane's announced tokens were ever read; until then no mark is trusted unchecked. */
   private tokensRead: boolean
 
-  /** `tokens`: the pane's announced tokens when known; omitted, the first mark makes them be read. */
+  /** `tokens`: the pane's `@termpilot_tokens` entries when known; omitted, the first mark makes them be read. */
   constructor(tokens?: ReadonlyArray<string>) {
-    this.tokens = new Set(tokens ?? [])
     this.tokensRead = tokens !== undefined
+    if (tokens !== undefined) this.learn(tokens)
   }
 
   get facts(): StreamFacts {
@@ -86,13 +115,28 @@ export class PaneStream {
       lastMark: this.last,
       echoedSinceB: this.echoed,
       promptId: this.counter === 0 ? null : String(this.counter),
-      held: this.blocked !== null
+      held: this.blocked !== null,
+      doubt: this.doubtReason,
+      openString: this.parser.openString,
+      shellPid: this.lastShell === null || this.lastShell.nested ? null : this.lastShell.pid,
+      nestedUnder: this.lastShell?.nested === true ? this.lastShell.pid : null
     }
   }
 
   /** The cwd and host of the last OSC 7, if any. */
   get cwd(): { readonly path: string; readonly host: string | null } | null {
     return this.location
+  }
+
+  /** The user and host of the last OSC 1337 RemoteHost (TermPilot's snippet prints it with OSC 7), if any. */
+  get remoteHost(): { readonly user: string | null; readonly host: string } | null {
+    return this.host
+  }
+
+  /** The pid of the pane's first shell that announced a token (the one `via` starts from). */
+  get rootPid(): number | null {
+    for (const a of this.announced.values()) if (!a.nested && a.pid !== null) return a.pid
+    return null
   }
 
   /** Whether the stream is held at a mark whose token must be checked against the pane's list. */
@@ -123,19 +167,19 @@ export class PaneStream {
     return this.capturing && String(this.counter) === promptId
   }
 
-  /** Bytes the pane wrote. */
-  feed(bytes: Uint8Array): StreamStep {
+  /** Bytes the pane wrote; `now` (ms) applies tmux's timer on unterminated strings. */
+  feed(bytes: Uint8Array, now?: number): StreamStep {
     const text = this.decoder.decode(bytes, { stream: true })
     if (this.blocked !== null) {
       this.backlog.push(text)
       return { events: [], needTokens: false }
     }
-    return this.scan(text)
+    return this.run(text, now)
   }
 
-  /** The tokens known now. */
+  /** The `@termpilot_tokens` entries known now. */
   get tokenList(): ReadonlyArray<string> {
-    return [...this.tokens]
+    return this.rawTokens
   }
 
   /** Whether `tokens` is exactly the set already known (and nothing waits for a re-read). */
@@ -143,78 +187,188 @@ export class PaneStream {
     return (
       this.blocked === null &&
       this.tokensRead &&
-      tokens.length === this.tokens.size &&
-      tokens.every((t) => this.tokens.has(t))
+      tokens.length === this.rawTokens.length &&
+      tokens.every((t, i) => this.rawTokens[i] === t)
     )
   }
 
-  /** The pane's announced tokens (`@termpilot_tokens`), re-read; resumes a held stream. */
+  /** The pane's announced tokens (`@termpilot_tokens` entries), re-read; resumes a held stream. */
   setTokens(tokens: ReadonlyArray<string>): StreamStep {
-    this.tokens = new Set(tokens)
+    this.learn(tokens)
     this.tokensRead = true
     const held = this.blocked
     if (held === null) return { events: [], needTokens: false }
     this.blocked = null
-    if (held.token !== null && !this.tokens.has(held.token)) {
+    if (held.token !== null && !this.announced.has(held.token)) {
       if (this.rejected.size >= KEPT_REJECTED) this.rejected.clear()
       this.rejected.add(held.token)
     }
-    const events: Array<PromptEvent> = []
-    let step = this.process(held.segments, held.index)
-    events.push(...step.events)
-    while (!step.needTokens && this.backlog.length > 0) {
-      step = this.scan(this.backlog.shift()!)
+    this.events = []
+    this.admit(held.payload)
+    const events = this.events
+    let needTokens = false
+    while (!needTokens && this.backlog.length > 0) {
+      const step = this.run(this.backlog.shift()!)
       events.push(...step.events)
+      needTokens = step.needTokens
     }
-    return { events, needTokens: step.needTokens }
+    return { events, needTokens }
   }
 
-  private scan(text: string): StreamStep {
-    const scan = scanOscSegments(this.carry, text)
-    this.carry = scan.carry
-    return this.process(scan.segments, 0)
+  private learn(tokens: ReadonlyArray<string>): void {
+    this.rawTokens = [...tokens]
+    this.derived.clear()
+    this.announced = new Map(
+      tokens
+        .map(parseAnnouncement)
+        .filter((a): a is TokenAnnouncement => a !== null)
+        .map((a) => [a.token, a] as const)
+    )
   }
 
-  private process(segments: ReadonlyArray<OscSegment>, from: number): StreamStep {
-    const events: Array<PromptEvent> = []
-    for (let i = from; i < segments.length; i++) {
-      const segment = segments[i]!
-      if (segment._tag === "Text") {
-        const visible = this.render.write(segment.text, this.capturing)
-        if (visible && this.last === "B") this.echoed = true
-        continue
-      }
-      if (segment.ident === 7) {
-        const report = parseOsc7(segment.payload)
-        if (report?._tag === "Directory") this.location = { path: report.path, host: report.host }
-        continue
-      }
-      if (segment.ident !== 133) continue
-      const mark = parseOsc133(segment.payload)
-      if (mark === null) continue
-      const token = osc133Token(segment.payload)
-      const verdict = this.admits(token)
-      if (verdict === "refresh") {
-        this.blocked = { segments, index: i, token }
-        return { events, needTokens: true }
-      }
-      if (verdict === "count") this.mark(mark, events)
+  private run(text: string, now?: number): StreamStep {
+    this.events = []
+    const stop = this.parser.write(text, this, now)
+    const events = this.events
+    if (this.blocked !== null) {
+      this.backlog.unshift(text.slice(stop))
+      return { events, needTokens: true }
     }
     return { events, needTokens: false }
   }
 
-  /**
-   * Announced tokens → only marks carrying one count; none announced → standard marks count. A
-   * mark before the tokens were ever read, or with a token not seen yet, waits for a re-read.
-   */
-  private admits(token: string | null): "count" | "ignore" | "refresh" {
-    if (!this.tokensRead) return "refresh"
-    if (token !== null && this.tokens.has(token)) return "count"
-    if (token !== null && !this.rejected.has(token)) return "refresh"
-    return this.tokens.size === 0 ? "count" : "ignore"
+  // VtSink: what the parser found, in stream order.
+
+  print(text: string): void {
+    if (this.last === "B") this.echoed = true
+    if (this.capturing) this.render.print(text)
   }
 
-  private mark(mark: Osc133Mark, events: Array<PromptEvent>): void {
+  execute(code: number): void {
+    const moves = code === 0x0d || code === 0x0a || code === 0x08 || code === 0x09
+    if (moves && this.last === "B") this.echoed = true
+    if (this.capturing) this.render.control(code)
+  }
+
+  csi(params: string, final: number): void {
+    if (this.capturing) this.render.csi(params, final)
+  }
+
+  stringStart(kind: StringKind): void {
+    // Only a verified mark may follow the prompt; any other string may hide what was typed.
+    if (kind !== "OSC" && this.last === "B") this.echoed = true
+  }
+
+  abandoned(kind: StringKind, reason: "too_long" | "timed_out", length: number): void {
+    const why = reason === "timed_out" ? "was not ended within 5 s" : `ran past ${length} characters`
+    this.doubt(`its output opened an escape string (${kind}) that ${why}, so what it showed is uncertain`)
+    if (this.capturing)
+      this.render.note(
+        `[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`
+      )
+  }
+
+  osc(ident: number, payload: string): boolean {
+    if (ident === 7) {
+      const report = parseOsc7(payload)
+      if (report?._tag === "Directory") this.location = { path: report.path, host: report.host }
+      return false
+    }
+    if (ident === 1337) {
+      const report = parseOsc1337(payload)
+      if (report?._tag === "RemoteHost") this.host = { user: report.user, host: report.host }
+    }
+    if (ident !== 133) {
+      if (this.last === "B") this.echoed = true
+      return false
+    }
+    if (!this.tokensRead || this.needsRefresh(osc133Token(payload), payload)) {
+      this.blocked = { payload, token: osc133Token(payload) }
+      return true
+    }
+    this.admit(payload)
+    return false
+  }
+
+  private needsRefresh(token: string | null, payload: string): boolean {
+    return (
+      token !== null &&
+      !this.announced.has(token) &&
+      this.nestedShell(token, osc133Shell(payload)) === undefined &&
+      !this.rejected.has(token)
+    )
+  }
+
+  /**
+   * The nested secret a nested shell's token proves: its token is sha256("<secret>:<shell id>")
+   * for one of the pane's announced secrets (verified once per token, then remembered).
+   */
+  private nestedShell(token: string, shell: string | null): TokenAnnouncement | undefined {
+    if (shell === null || !/^[0-9a-f]{64}$/.test(token)) return undefined
+    const known = this.derived.get(token)
+    if (known !== undefined) return known
+    for (const a of this.announced.values()) {
+      if (a.nested && createHash("sha256").update(`${a.token}:${shell}`).digest("hex") === token) {
+        if (this.derived.size >= KEPT_REJECTED) this.derived.clear()
+        this.derived.set(token, a)
+        return a
+      }
+    }
+    return undefined
+  }
+
+  /**
+   * Announced tokens → only marks carrying one, with a prompt number that moves forward, count;
+   * none announced → standard marks count.
+   */
+  private admit(payload: string): void {
+    const mark = parseOsc133(payload)
+    if (mark === null) return
+    const letter = LETTER[mark._tag]
+    const token = osc133Token(payload)
+    const shell = osc133Shell(payload)
+    const own = token === null ? undefined : this.announced.get(token)
+    // A shell's own token is announced (and never carries a shell id); a nested shell proves its pane's secret.
+    const announcement =
+      own !== undefined
+        ? own.nested || shell !== null
+          ? undefined
+          : own
+        : token === null
+          ? undefined
+          : this.nestedShell(token, shell)
+    if (token !== null && announcement !== undefined) {
+      const key = shell === null ? token : `${token}/${shell}`
+      const seq = osc133Seq(payload)
+      if (seq === null) {
+        this.doubt(
+          "its shell's TermPilot integration is older than this TermPilot (its marks carry no prompt number); re-create it with `termpilot shell-integration` and start a new shell"
+        )
+        return
+      }
+      const verdict = this.ledger.check(key, seq, letter)
+      if (verdict === "replay") {
+        this.doubt("its output replayed shell-integration marks of an earlier prompt")
+        return
+      }
+      if (letter === "B" && this.doubtReason !== null && verdict === "new") this.doubtReason = null
+      this.ledger.record(key, seq, letter)
+      this.lastShell = announcement
+      this.mark(mark)
+      return
+    }
+    if (this.announced.size > 0) return
+    if (letter === "B") this.doubtReason = null
+    this.lastShell = null
+    this.mark(mark)
+  }
+
+  private doubt(reason: string): void {
+    this.doubtReason = reason
+    this.ledger.doubtFrom()
+  }
+
+  private mark(mark: Osc133Mark): void {
     // An A while the command line is open and no D came since (a resize, SIGWINCH) is the shell
     // redrawing the same prompt: the command typed at it is still the one that will run there.
     const redraw = mark._tag === "PromptStart" && this.phase === "editing" && !this.endedSinceDrawn
@@ -229,16 +383,16 @@ export class PaneStream {
         if (!redraw) this.counter++
         break
       case "PromptDrawn":
-        events.push({ _tag: "Prompt", promptId })
+        this.events.push({ _tag: "Prompt", promptId })
         break
       case "CommandStarted":
         this.capturing = this.record
         this.render.clear()
-        events.push({ _tag: "CommandStart", promptId, command: null })
+        this.events.push({ _tag: "CommandStart", promptId, command: null })
         break
       case "CommandEnded":
         if (this.capturing) this.finishCapture(promptId)
-        events.push({ _tag: "CommandEnd", promptId, exitCode: step.exitCode })
+        this.events.push({ _tag: "CommandEnd", promptId, exitCode: step.exitCode })
         break
     }
     this.last = LETTER[mark._tag]

@@ -1,19 +1,16 @@
 /**
- * TextRender — a small terminal-text renderer for one pane's output stream, pure. It parses
- * escape sequences with state carried across chunks (a CSI may be split between `%output` lines),
- * reports whether anything visible was written (printables, CR, LF, BS, TAB; not escape
- * sequences), and, when capturing, renders text the way a terminal row would show it: CR back to
- * column 0, BS one left, LF ends the line, CSI K erases, CSI C/D/G move, other sequences dropped.
- * Only a bounded tail is kept, whatever the program prints.
+ * TextRender — renders one command's output the way a terminal row shows it, pure: fed the
+ * printable runs, C0 controls and CSI sequences that VtParser (src/domain/VtParser.ts) finds in
+ * the pane's stream, so it never parses escapes itself. CR goes back to column 0, BS one left, TAB
+ * to the next stop, LF ends the line, CSI K erases, CSI C/D/G move; other sequences change nothing
+ * here. Text a terminal would not show is never kept, and what could not be rendered is noted in
+ * the text. Only a bounded tail is kept, whatever the program prints.
  */
 import type { ReadBounds } from "../../services/Terminal.js"
+import { VtParser, type VtSink } from "../VtParser.js"
 
 /** The most of one command's output kept while it runs (run_command's line bound, 128 KiB of text). */
 export const CAPTURE_BOUNDS: ReadBounds = { maxLines: 2000, maxChars: 131072 }
-
-/** Escape-parser states. */
-const State = { Ground: 0, Escape: 1, EscapeIntermediate: 2, Csi: 3, String: 4, StringEscape: 5 } as const
-type State = (typeof State)[keyof typeof State]
 
 /** The rendered tail of a capture: whole lines, oldest first, and whether older text was dropped. */
 export interface RenderedLines {
@@ -21,13 +18,32 @@ export interface RenderedLines {
   readonly truncated: boolean
 }
 
+/** Code points in `text` (a surrogate pair is one cell here, as in the cells array). */
+const cellCount = (text: string): number => {
+  let n = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const h = text.charCodeAt(i - 1)
+      if (h >= 0xd800 && h <= 0xdbff) n--
+    }
+  }
+  return n
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+
 export class TextRender {
-  private state: State = State.Ground
-  private params = ""
   private lines: Array<string> = []
   private head = 0
   private chars = 0
-  private cells: Array<string> = []
+  /**
+   * The current line: as one string while the cursor is at its end (`flat`, the fast path for
+   * output that only appends), as cells once the cursor moved back into it.
+   */
+  private flat = ""
+  private flatCells = 0
+  private cells: Array<string> | null = null
   private col = 0
   private dropped = false
   /** Lines completed since the last `clear`, dropped ones included. */
@@ -35,76 +51,59 @@ export class TextRender {
 
   constructor(private readonly bounds: ReadBounds = CAPTURE_BOUNDS) {}
 
-  /**
-   * Consume `text`. With `capture` the visible text is rendered into the kept tail; without it
-   * only the escape state advances. Returns whether anything visible was written.
-   */
-  write(text: string, capture: boolean): boolean {
-    let visible = false
+  /** Printable characters at the cursor. */
+  print(text: string): void {
+    if (this.cells === null && this.col === this.flatCells) {
+      this.flat += text
+      this.flatCells += SURROGATE.test(text) ? cellCount(text) : text.length
+      this.col = this.flatCells
+      if (this.flat.length > this.bounds.maxChars * 2) {
+        this.flat = this.flat.slice(this.flat.length - this.bounds.maxChars)
+        this.flatCells = cellCount(this.flat)
+        this.col = this.flatCells
+        this.dropped = true
+      }
+      return
+    }
+    const cells = this.toCells()
     const n = text.length
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i)
-      switch (this.state) {
-        case State.Ground:
-          if (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f)) {
-            visible = true
-            if (!capture) continue
-            if (code >= 0xd800 && code <= 0xdbff && i + 1 < n) {
-              this.put(text.slice(i, i + 2))
-              i++
-            } else {
-              this.put(text[i]!)
-            }
-          } else if (code === 0x1b) {
-            this.state = State.Escape
-          } else if (code === 0x0d || code === 0x0a || code === 0x08 || code === 0x09) {
-            visible = true
-            if (capture) this.control(code)
-          }
-          continue
-        case State.Escape:
-          if (code === 0x5b) {
-            this.state = State.Csi
-            this.params = ""
-          } else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) {
-            this.state = State.String
-          } else if (code >= 0x20 && code <= 0x2f) {
-            this.state = State.EscapeIntermediate
-          } else {
-            this.state = State.Ground
-          }
-          continue
-        case State.EscapeIntermediate:
-          if (code < 0x20 || code > 0x2f) this.state = State.Ground
-          continue
-        case State.Csi:
-          if (code >= 0x40 && code <= 0x7e) {
-            this.state = State.Ground
-            if (capture) this.csi(code)
-          } else if (code === 0x1b) {
-            this.state = State.Escape
-          } else if (this.params.length < 32) {
-            this.params += text[i]
-          }
-          continue
-        case State.String:
-          if (code === 0x07) this.state = State.Ground
-          else if (code === 0x1b) this.state = State.StringEscape
-          continue
-        case State.StringEscape:
-          this.state = code === 0x5c ? State.Ground : State.String
-          continue
-      }
+      const cell = code >= 0xd800 && code <= 0xdbff && i + 1 < n ? text.slice(i, ++i + 1) : text[i]!
+      while (cells.length < this.col) cells.push(" ")
+      cells[this.col++] = cell
     }
-    return visible
+    if (cells.length > this.bounds.maxChars * 2) {
+      const cut = cells.length - this.bounds.maxChars
+      cells.splice(0, cut)
+      this.col = Math.max(0, this.col - cut)
+      this.dropped = true
+    }
   }
 
-  /** Forget the rendered text (the escape state stays: it belongs to the stream). */
+  /** A C0 control: CR, LF, BS and TAB move the cursor; the others show nothing. */
+  control(code: number): void {
+    if (code === 0x0d) this.col = 0
+    else if (code === 0x08) this.col = Math.max(0, this.col - 1)
+    else if (code === 0x09) this.col = (Math.floor(this.col / 8) + 1) * 8
+    else if (code === 0x0a) this.newline()
+  }
+
+  /** A line of TermPilot's own saying what could not be rendered (after the current one). */
+  note(text: string): void {
+    if (this.current() !== "") this.newline()
+    this.print(text)
+    this.newline()
+  }
+
+  /** Forget the rendered text. */
   clear(): void {
     this.lines = []
     this.head = 0
     this.chars = 0
-    this.cells = []
+    this.flat = ""
+    this.flatCells = 0
+    this.cells = null
     this.col = 0
     this.dropped = false
     this.completed = 0
@@ -112,7 +111,7 @@ export class TextRender {
 
   /** How many lines `result()` would hold if nothing had been dropped. */
   get lineCount(): number {
-    return this.completed + (this.cells.join("").trim() === "" ? 0 : 1)
+    return this.completed + (this.current().trim() === "" ? 0 : 1)
   }
 
   /**
@@ -121,43 +120,63 @@ export class TextRender {
    */
   result(): RenderedLines {
     const lines = this.lines.slice(this.head)
-    const current = this.cells.join("")
+    const current = this.current()
     if (current.trim() !== "") lines.push(current)
     return { lines, truncated: this.dropped }
   }
 
-  private put(cell: string): void {
-    if (this.col > this.cells.length) this.pad()
-    this.cells[this.col++] = cell
-    if (this.cells.length > this.bounds.maxChars * 2) {
-      const cut = this.cells.length - this.bounds.maxChars
-      this.cells.splice(0, cut)
-      this.col = Math.max(0, this.col - cut)
-      this.dropped = true
+  /** A CSI sequence: erase in line and the horizontal moves render; the others change nothing here. */
+  csi(params: string, final: number): void {
+    const first = params === "" ? Number.NaN : Number.parseInt(params, 10)
+    const count = Number.isNaN(first) || first < 1 ? 1 : first
+    switch (final) {
+      case 0x4b: {
+        // K: erase in line
+        const cells = this.toCells()
+        if (params === "" || first === 0) cells.length = Math.min(cells.length, this.col)
+        else if (first === 1) for (let c = 0; c <= this.col && c < cells.length; c++) cells[c] = " "
+        else if (first === 2) cells.length = 0
+        return
+      }
+      case 0x43: // C: forward
+        this.col += Math.min(count, 1000)
+        return
+      case 0x44: // D: back
+        this.col = Math.max(0, this.col - count)
+        return
+      case 0x47: // G: column
+        this.col = Math.min(count - 1, 1000)
+        return
     }
   }
 
-  private pad(): void {
-    while (this.cells.length < this.col) this.cells.push(" ")
+  private current(): string {
+    return this.cells === null ? this.flat : this.cells.join("")
   }
 
-  private control(code: number): void {
-    if (code === 0x0d) this.col = 0
-    else if (code === 0x08) this.col = Math.max(0, this.col - 1)
-    else if (code === 0x09) this.col = (Math.floor(this.col / 8) + 1) * 8
-    else this.newline()
+  private toCells(): Array<string> {
+    if (this.cells === null) {
+      this.cells = Array.from(this.flat)
+      this.flat = ""
+      this.flatCells = 0
+    }
+    return this.cells
   }
 
   private newline(): void {
-    let line = this.cells.join("")
-    if (this.cells.length > this.bounds.maxChars) {
-      line = this.cells.slice(this.cells.length - this.bounds.maxChars).join("")
+    let line = this.current()
+    const cells = this.cells ?? null
+    const width = cells === null ? this.flatCells : cells.length
+    if (width > this.bounds.maxChars) {
+      line = (cells ?? Array.from(line)).slice(width - this.bounds.maxChars).join("")
       this.dropped = true
     }
     this.lines.push(line)
     this.completed++
     this.chars += line.length + 1
-    this.cells = []
+    this.flat = ""
+    this.flatCells = 0
+    this.cells = null
     this.col = 0
     while (
       this.lines.length - this.head > this.bounds.maxLines ||
@@ -172,25 +191,21 @@ export class TextRender {
       this.head = 0
     }
   }
+}
 
-  private csi(final: number): void {
-    const first = this.params === "" ? Number.NaN : Number.parseInt(this.params, 10)
-    const count = Number.isNaN(first) || first < 1 ? 1 : first
-    switch (final) {
-      case 0x4b: // K: erase in line
-        if (this.params === "" || first === 0) this.cells.length = Math.min(this.cells.length, this.col)
-        else if (first === 1) for (let c = 0; c <= this.col && c < this.cells.length; c++) this.cells[c] = " "
-        else if (first === 2) this.cells = []
-        return
-      case 0x43: // C: forward
-        this.col += Math.min(count, 1000)
-        return
-      case 0x44: // D: back
-        this.col = Math.max(0, this.col - count)
-        return
-      case 0x47: // G: column
-        this.col = Math.min(count - 1, 1000)
-        return
-    }
+/** The rendered text of a whole stream given in chunks (escapes parsed as in a pane's stream). */
+export const renderText = (chunks: Iterable<string>, bounds: ReadBounds = CAPTURE_BOUNDS): RenderedLines => {
+  const render = new TextRender(bounds)
+  const parser = new VtParser()
+  const sink: VtSink = {
+    print: (text) => render.print(text),
+    execute: (code) => render.control(code),
+    csi: (params, final) => render.csi(params, final),
+    osc: () => false,
+    stringStart: () => {},
+    abandoned: (kind, _reason, length) =>
+      render.note(`[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`)
   }
+  for (const chunk of chunks) parser.write(chunk, sink)
+  return render.result()
 }

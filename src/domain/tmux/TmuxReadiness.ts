@@ -1,11 +1,23 @@
 /**
  * TmuxReadiness — the fail-closed readiness verdict of one tmux pane, pure: tmux's pane flags
- * (dead, mode, alternate screen, input off, synchronize-panes) first, then the mark stream
- * (last counted mark, anything echoed since the prompt) and whether a command of ours is in flight.
+ * (dead, mode, alternate screen, input off, synchronize-panes) first, then the mark stream (last
+ * counted mark, anything echoed since the prompt, doubt, an escape string left open), whether a
+ * command of ours is in flight, and whether the shell that drew the prompt holds its terminal's
+ * foreground (from /proc, where there is one).
  */
 import type { Readiness } from "../../services/Terminal.js"
 import { interactiveReason, type PaneFlags } from "./PaneFormat.js"
 import type { StreamFacts } from "./PaneStream.js"
+
+/** What the pane's processes say, beside its marks (read from /proc; null where it cannot be). */
+export interface Evidence {
+  /** At a prompt: whether its shell (a nested shell's: a transport such as ssh) holds the terminal. */
+  readonly foreground: boolean | null
+  /** While the pane's shell runs something: the transport or shell that holds the terminal, if one does. */
+  readonly transport: string | null
+}
+
+export const NO_EVIDENCE: Evidence = { foreground: null, transport: null }
 
 /**
  * `streaming`: the control client the marks came from is still attached (a pane whose stream was
@@ -15,30 +27,52 @@ export const paneReadiness = (
   flags: PaneFlags,
   stream: StreamFacts,
   inFlight: boolean,
-  streaming = true
+  streaming = true,
+  evidence: Evidence = NO_EVIDENCE
 ): Readiness => {
   if (interactiveReason(flags) !== null) return "interactive"
-  if (stream.lastMark === null) return flags.tokens.length > 0 ? "unknown" : "shell_integration_required"
+  if (stream.lastMark === null && stream.doubt === null)
+    return flags.tokens.length > 0 ? "unknown" : "shell_integration_required"
   if (inFlight) return "busy"
   if (!streaming) return "unknown"
-  if (stream.held) return "unknown"
+  if (stream.held || stream.doubt !== null || stream.openString !== null) return "unknown"
   switch (stream.lastMark) {
     case "B":
-      return stream.echoedSinceB ? "input_pending" : "ready"
+      if (stream.echoedSinceB) return "input_pending"
+      return evidence.foreground === false ? "busy" : "ready"
     case "A":
+    case null:
       return "unknown"
+    case "C":
+      return evidence.transport !== null ? "shell_integration_required" : "busy"
     default:
       return "busy"
   }
 }
 
 /** A person-readable reason a pane with this readiness refuses a command; nothing was sent. */
-export const refusalReason = (flags: PaneFlags, readiness: Readiness): string => {
+export const refusalReason = (
+  flags: PaneFlags,
+  readiness: Readiness,
+  stream?: StreamFacts,
+  evidence: Evidence = NO_EVIDENCE
+): string => {
+  if (readiness === "unknown" && stream !== undefined) {
+    if (stream.doubt !== null) return `${stream.doubt}; it takes commands again at its shell's next prompt`
+    if (stream.openString !== null)
+      return `its output is inside an escape string (${stream.openString}) that has not ended, so what it shows cannot be verified`
+  }
+  if (readiness === "busy" && stream?.lastMark === "B" && evidence.foreground === false)
+    return stream.nestedUnder !== null
+      ? "no program that carries a shell (ssh, a container exec, sudo) holds its terminal, so the nested prompt it shows is not verified"
+      : "another program holds its terminal (the shell that drew the prompt is not in the foreground)"
+  if (readiness === "shell_integration_required" && evidence.transport !== null)
+    return `it runs ${evidence.transport}, and no TermPilot shell integration was seen from the shell it opened; load the integration in that shell (on a server: \`termpilot shell-integration bash | ssh HOST 'cat > ~/.termpilot-integration.bash'\` and source it from that host's ~/.bashrc — README, "Remote and nested shells"), or wait until it ends if it is not a shell`
   switch (readiness) {
     case "interactive":
       return `it is not at a shell prompt: ${interactiveReason(flags) ?? "a program holds it"}`
     case "shell_integration_required":
-      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh|fish)"
+      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh; fish is not supported)"
     case "unknown":
       return flags.tokens.length > 0
         ? "its prompt was drawn before TermPilot started watching; press Enter in the pane once"

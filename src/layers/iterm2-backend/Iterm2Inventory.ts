@@ -156,6 +156,7 @@ export const describe = (
         tty: text("tty"),
         job_name: text("jobName"),
         profile_name: text("profileName"),
+        via: null,
         tag: text("user.termpilot_tag"),
         is_current: placement.sessionId === current,
         buried: placement.buried,

@@ -8,10 +8,11 @@
 import { Queue } from "effect"
 import { formatOf, type PaneFlags, parseFields, tokensOf } from "../../domain/tmux/PaneFormat.js"
 import { PaneStream, type StreamStep } from "../../domain/tmux/PaneStream.js"
-import { paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
+import { type Evidence, NO_EVIDENCE, paneReadiness } from "../../domain/tmux/TmuxReadiness.js"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { Readiness } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
+import { evidenceOf } from "./PaneEvidence.js"
 
 /** One pane as this server life tracks it. */
 export interface PaneEntry {
@@ -26,9 +27,22 @@ export interface PaneEntry {
   fetchingTokens: boolean
 }
 
-/** The readiness of a tracked pane with these tmux flags. */
-export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
-  paneReadiness(flags, entry.stream.facts, entry.inFlight, entry.owner?.isOpen === true)
+/**
+ * The readiness of a tracked pane with these tmux flags; a pane the stream finds ready must also
+ * have the prompt's shell in its terminal's foreground, and a busy one may be a transport (ssh)
+ * that opened a shell without integration (/proc is read only then).
+ */
+export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness => {
+  const facts = entry.stream.facts
+  const streaming = entry.owner?.isOpen === true
+  const verdict = paneReadiness(flags, facts, entry.inFlight, streaming)
+  if (verdict !== "ready" && verdict !== "busy") return verdict
+  return paneReadiness(flags, facts, entry.inFlight, streaming, entryEvidence(entry, flags))
+}
+
+/** What /proc says about the pane, beside its marks (PaneEvidence.ts). */
+export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
+  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
@@ -78,7 +92,7 @@ export class PaneTable {
       if (entry.owner?.isOpen === true) return
       entry.owner = client
     }
-    this.deliver(entry, entry.stream.feed(bytes))
+    this.deliver(entry, entry.stream.feed(bytes, Date.now()))
   }
 
   /** The pane's announced tokens, freshly read (a held stream resumes with them). */

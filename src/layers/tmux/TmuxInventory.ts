@@ -19,6 +19,7 @@ import type { PaneStream } from "../../domain/tmux/PaneStream.js"
 import { formatPaneId } from "../../domain/tmux/TmuxId.js"
 import type { TermPilotError } from "../../services/Errors.js"
 import type { SessionInfo } from "../../services/Terminal.js"
+import { viaOf } from "./Foreground.js"
 import { entryReadiness } from "./PaneTable.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
@@ -68,6 +69,8 @@ export const toSessionInfo = (
 ): SessionInfo => {
   const entry = server.panes.entry(pane)
   const { cwd, hostname } = location(row, entry.stream)
+  const flags = flagsOf(row)
+  const facts = entry.stream.facts
   return {
     session_id: formatPaneId({ ...server.identity, pane }),
     backend: "tmux",
@@ -77,16 +80,17 @@ export const toSessionInfo = (
     window_title: text(row.session_name),
     tab_title: text(row.window_name),
     session_title: text(row.pane_title),
-    hostname,
-    username: null,
+    hostname: hostname ?? entry.stream.remoteHost?.host ?? null,
+    username: entry.stream.remoteHost?.user || null,
     cwd,
+    via: viaOf(entry.stream.rootPid, facts.shellPid, facts.nestedUnder, flags.panePid),
     tty: text(row.pane_tty),
     job_name: text(row.pane_current_command),
     profile_name: null,
     tag: text(row["@termpilot_tag"]),
     is_current: current,
     buried: false,
-    execution_readiness: entryReadiness(entry, flagsOf(row))
+    execution_readiness: entryReadiness(entry, flags)
   }
 }
 

@@ -21,6 +21,7 @@ import type {
   Terminal
 } from "../../services/Terminal.js"
 import { flagsOfPane, mayHaveReached, type OwnPane, readinessOf, refuseOwnPane } from "./PaneAccess.js"
+import { entryEvidence, type PaneEntry } from "./PaneTable.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
   type HumanFocus,
@@ -39,11 +40,20 @@ import type { TmuxServer } from "./TmuxServer.js"
 export type { OwnPane }
 
 /** The error a pane that is not `ready` refuses a command with; nothing was sent. */
-export const notReady = (sessionId: string, row: FlagRow, readiness: Readiness): TermPilotError =>
-  fail(
+export const notReady = (
+  sessionId: string,
+  row: FlagRow,
+  readiness: Readiness,
+  entry?: PaneEntry
+): TermPilotError => {
+  const flags = flagsOf(row)
+  const facts = entry?.stream.facts
+  const evidence = entry === undefined ? undefined : entryEvidence(entry, flags)
+  return fail(
     readiness === "shell_integration_required" ? "shell_integration_required" : "session_not_ready",
-    `Session '${sessionId}' cannot take a command: ${refusalReason(flagsOf(row), readiness)}. Nothing was sent.`
+    `Session '${sessionId}' cannot take a command: ${refusalReason(flags, readiness, facts, evidence)}. Nothing was sent.`
   )
+}
 
 export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null): Terminal["Type"] => {
   /** The server's focus as one global choice: the most recently active human client of any server. */
@@ -136,7 +146,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const entry = server.panes.entry(pane)
       // Only the client that streams the pane orders its reply after the pane's bytes.
       const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
-      if (verdict !== "ready") return yield* notReady(sessionId, row, verdict)
+      if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
       const promptId = entry.stream.facts.promptId
       entry.inFlight = true
       const replies = yield* client

@@ -10,5 +10,6 @@ export const idleFlags = (tokens: ReadonlyArray<string>): PaneFlags => ({
   alternateScreen: false,
   inputOff: false,
   synchronized: false,
-  tokens
+  tokens,
+  panePid: null
 })

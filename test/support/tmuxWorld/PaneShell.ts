@@ -1,5 +1,5 @@
 /**
- * PaneShell — the shell a TmuxWorld pane runs: a real interactive bash (or zsh) with the prompt
+ * PaneShell — the shell a TmuxWorld pane runs: a real interactive bash (or zsh, or fish) with the prompt
  * `tp$ `, that records every line it executed (from its own history, in PROMPT_COMMAND/precmd,
  * so the user's hook chain is exercised too) and, unless `plain`, sources TermPilot's shell-integration
  * snippet — all wrapped in util-linux `script -I` so that the pane's input is logged (Recorder).
@@ -11,9 +11,10 @@ import { Recorder } from "./Recorder.js"
 
 /**
  * `bash`/`zsh`: with TermPilot's snippet; `plain`: bash without any shell integration; `foreign`:
- * bash with another terminal's standard marks (extra parameters, no token).
+ * bash with another terminal's standard marks (extra parameters, no token); `fish`: fish without
+ * integration (TermPilot has none for fish, see ShellIntegration.ts).
  */
-export type ShellKind = "bash" | "zsh" | "plain" | "foreign"
+export type ShellKind = "bash" | "zsh" | "plain" | "foreign" | "fish"
 
 /**
  * Writes the snippet exactly as `termpilot shell-integration <shell>` prints it (what a user pastes
@@ -56,6 +57,16 @@ const zshRc = (snippet: string): string =>
     ""
   ].join("\n")
 
+const fishRc = (): string =>
+  [
+    "function fish_prompt; printf 'tp$ '; end",
+    'echo $fish_pid > "$TPW_PANE_DIR/shell.pid"',
+    "set -g __tpw_n 0",
+    'function __tpw_record --on-event fish_preexec; set -g __tpw_n (math $__tpw_n + 1); printf \'%s %s\\n\' $__tpw_n "$argv" >> "$TPW_PANE_DIR/executed.log"; end',
+    'function __tpw_prompt --on-event fish_prompt; echo >> "$TPW_PANE_DIR/prompts"; end',
+    ""
+  ].join("\n")
+
 /** One pane's files: its recorder log, its executed-lines log, its argv file. */
 export class PaneFiles {
   readonly recorder: Recorder
@@ -72,6 +83,11 @@ export class PaneFiles {
       if (kind === "zsh") {
         writeFileSync(join(this.dir, ".zshrc"), zshRc(writeSnippet(this.dir, "zsh")))
         return `env ZDOTDIR='${this.dir}' zsh -i`
+      }
+      if (kind === "fish") {
+        const rc = join(this.dir, "rc.fish")
+        writeFileSync(rc, fishRc())
+        return `fish --no-config -C 'source ${rc}'`
       }
       const rc = join(this.dir, "rc.bash")
       const marks =

@@ -48,6 +48,8 @@ export interface TmuxRigOptions {
   /** Serve the fake iTerm2 too (backends iterm2 + tmux). */
   readonly withIterm2?: boolean
   readonly config?: Partial<TermPilotConfig>
+  /** Where the audit trail goes (with config.audit.enabled); none by default. */
+  readonly auditPath?: string
 }
 
 export const tmuxSettingsFor = (worlds: ReadonlyArray<TmuxWorld>): TmuxSettings => ({
@@ -59,7 +61,7 @@ export const tmuxSettingsFor = (worlds: ReadonlyArray<TmuxWorld>): TmuxSettings 
 
 /** Readiness a freshly started shell of each kind should be reported with. */
 const settledReadiness = (options: PaneOptions): string =>
-  options.shell === "plain" ? "shell_integration_required" : "ready"
+  options.shell === "plain" || options.shell === "fish" ? "shell_integration_required" : "ready"
 
 /**
  * Polls read_terminal until the pane reports `expected`. A prompt drawn before TermPilot watched
@@ -104,7 +106,7 @@ export const openTmuxRig = async (options: TmuxRigOptions = {}): Promise<TmuxRig
   const config = appConfigFor(
     fakeSettings(iterm2Server?.socketPath ?? join(first.root, "no-iterm2-socket")),
     options.config,
-    undefined,
+    options.auditPath,
     { tmux: tmuxSettingsFor(worlds), backends }
   )
   const mcp = await openMcpHarness(mainLayerWith(config))

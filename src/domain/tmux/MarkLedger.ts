@@ -1,0 +1,57 @@
+/**
+ * MarkLedger — where each shell of a pane is in its numbered prompts, pure: per announced token,
+ * the prompt number (`n=`) and letter of its last counted mark. A shell's marks move forward: the
+ * marks of one prompt come as A, B (A and B again on a redraw), C (once per line run), D, and the
+ * next prompt has a greater number. A mark that goes back (an older number, or a letter its prompt
+ * is past) can only be output replaying an earlier prompt's marks — `cat` or `tail -f` of a
+ * recording of this very pane — and is refused. It also answers whether a prompt is newer than
+ * the moment doubt arose, which is what a verified prompt after doubt must be.
+ */
+
+export type MarkLetter = "A" | "B" | "C" | "D"
+
+/** `replay`: refused. `new`: counts, and is newer than the doubt (if any). `ok`: counts. */
+export type LedgerVerdict = "replay" | "new" | "ok"
+
+/** Which letters may follow which within one prompt. */
+const NEXT: Readonly<Record<MarkLetter, ReadonlySet<MarkLetter>>> = {
+  A: new Set(["A", "B", "D"]),
+  B: new Set(["A", "B", "C", "D"]),
+  C: new Set(["C", "D"]),
+  D: new Set()
+}
+
+/** Shells remembered per pane (a pane announces one token per shell it ever started). */
+const KEPT_SHELLS = 256
+
+export class MarkLedger {
+  private readonly shells = new Map<string, { seq: number; letter: MarkLetter }>()
+  private doubtAt: ReadonlyMap<string, number> | null = null
+
+  check(token: string, seq: number, letter: MarkLetter): LedgerVerdict {
+    const last = this.shells.get(token)
+    if (last !== undefined) {
+      if (seq < last.seq) return "replay"
+      if (seq === last.seq && !NEXT[last.letter].has(letter)) return "replay"
+    }
+    if (this.doubtAt === null) return "ok"
+    const atDoubt = this.doubtAt.get(token)
+    return atDoubt === undefined || seq > atDoubt ? "new" : "ok"
+  }
+
+  record(token: string, seq: number, letter: MarkLetter): void {
+    if (!this.shells.has(token) && this.shells.size >= KEPT_SHELLS) {
+      this.shells.delete(this.shells.keys().next().value!)
+    }
+    this.shells.set(token, { seq, letter })
+    if (letter === "B" && this.doubtAt !== null) {
+      const atDoubt = this.doubtAt.get(token)
+      if (atDoubt === undefined || seq > atDoubt) this.doubtAt = null
+    }
+  }
+
+  /** Doubt arose now: only a prompt newer than every one seen so far verifies the shell again. */
+  doubtFrom(): void {
+    this.doubtAt = new Map([...this.shells].map(([token, s]) => [token, s.seq]))
+  }
+}

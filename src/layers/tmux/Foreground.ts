@@ -1,0 +1,159 @@
+/**
+ * Foreground — what holds a pane's terminal, read from /proc (Linux): whether the shell that drew
+ * the prompt is the foreground process group of its terminal (while any other program runs there —
+ * `sleep`, `cat` of a recording — it is not, whatever that program prints); for a prompt drawn by a
+ * nested shell without tmux (over ssh, in a container), whether the foreground is a transport
+ * program started under the shell that exported the pane's nested secret; which transport holds a
+ * pane whose command runs; and the chain of programs a prompt is reached through (`via`). Null where
+ * it cannot be read: no /proc (macOS), or the pane's processes are not visible from here.
+ */
+import { existsSync, readFileSync } from "node:fs"
+
+const hasProc = existsSync("/proc/self/stat")
+
+/** Programs that carry a person to another shell: remote logins, container execs, user switches, shells. */
+export const TRANSPORTS: ReadonlySet<string> = new Set([
+  "ssh",
+  "mosh-client",
+  "autossh",
+  "et",
+  "docker",
+  "podman",
+  "kubectl",
+  "oc",
+  "nerdctl",
+  "lxc",
+  "incus",
+  "machinectl",
+  "nsenter",
+  "distrobox",
+  "toolbox",
+  "sudo",
+  "su",
+  "doas",
+  "runuser",
+  "bash",
+  "zsh",
+  "sh",
+  "dash",
+  "ksh",
+  "fish"
+])
+
+interface Stat {
+  readonly comm: string
+  readonly state: string
+  readonly ppid: number
+  readonly pgrp: number
+  readonly tpgid: number
+}
+
+/** /proc/<pid>/stat; null when there is no such process. */
+const statOf = (pid: number): Stat | null => {
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+  } catch {
+    return null
+  }
+  // pid (comm) state ppid pgrp session tty_nr tpgid …; comm may hold spaces and parentheses.
+  const close = stat.lastIndexOf(")")
+  const fields = stat.slice(close + 2).split(" ")
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, close),
+    state: fields[0] ?? "",
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    tpgid: Number(fields[5])
+  }
+}
+
+/** The names from `ancestor` (exclusive) down to `pid` (inclusive); null when `pid` does not descend from it. */
+const chain = (ancestor: number, pid: number): ReadonlyArray<string> | null => {
+  const names: Array<string> = []
+  let current = pid
+  for (let depth = 0; depth < 32; depth++) {
+    if (current === ancestor) return names.reverse()
+    const stat = statOf(current)
+    if (stat === null || current <= 1) return null
+    names.push(stat.comm)
+    current = stat.ppid
+  }
+  return null
+}
+
+const visible = (panePid: number | null): panePid is number =>
+  hasProc && panePid !== null && existsSync(`/proc/${panePid}`)
+
+/**
+ * Whether `shellPid` (the shell that announced the prompt's token; else the pane's own process
+ * `panePid`) is the foreground process group of its terminal. False when that process is gone or
+ * a zombie; null when /proc cannot tell.
+ */
+export const shellHoldsForeground = (shellPid: number | null, panePid: number | null): boolean | null => {
+  if (!visible(panePid)) return null
+  const stat = statOf(shellPid ?? panePid)
+  if (stat === null || stat.state === "Z") return false
+  return stat.tpgid > 0 && stat.tpgid === stat.pgrp
+}
+
+/** The foreground program of `shellPid`'s terminal when it is another program, with its chain from that shell. */
+export const foregroundProgram = (
+  shellPid: number,
+  panePid: number | null
+): { readonly name: string; readonly via: ReadonlyArray<string> } | null => {
+  if (!visible(panePid)) return null
+  const shell = statOf(shellPid)
+  if (shell === null || shell.tpgid <= 0 || shell.tpgid === shell.pgrp) return null
+  const via = chain(shellPid, shell.tpgid)
+  const leader = statOf(shell.tpgid)
+  return via === null || leader === null ? null : { name: leader.comm, via }
+}
+
+/**
+ * For a prompt drawn by a nested shell without tmux: whether a transport program started under
+ * `underPid` (the shell that exported the nested secret) holds the terminal, so the prompt can be
+ * the one it carries; not a program such as `cat` that merely prints marks.
+ */
+export const transportHoldsForeground = (underPid: number, panePid: number | null): boolean | null => {
+  if (!visible(panePid)) return null
+  const program = foregroundProgram(underPid, panePid)
+  return program !== null && TRANSPORTS.has(program.name)
+}
+
+/** The name and arguments (after the program) of the foreground program of the terminal `panePid` runs on. */
+export const foregroundCommand = (
+  panePid: number
+): { readonly name: string; readonly argv: ReadonlyArray<string> } | null => {
+  if (!visible(panePid)) return null
+  const pane = statOf(panePid)
+  const leader = pane === null || pane.tpgid <= 0 ? null : statOf(pane.tpgid)
+  if (pane === null || leader === null) return null
+  let argv: Array<string>
+  try {
+    argv = readFileSync(`/proc/${pane.tpgid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((a) => a !== "")
+  } catch {
+    return null
+  }
+  // A script runs as its interpreter: its arguments follow its own path.
+  const self = argv.findIndex((a) => a === leader.comm || a.endsWith(`/${leader.comm}`))
+  return { name: leader.comm, argv: argv.slice(self < 0 ? 1 : self + 1) }
+}
+
+/** The programs between the pane's first shell and the one whose prompt it shows (empty: that shell itself). */
+export const viaOf = (
+  rootPid: number | null,
+  shellPid: number | null,
+  nestedUnder: number | null,
+  panePid: number | null
+): ReadonlyArray<string> | null => {
+  if (!visible(panePid) || rootPid === null) return null
+  if (nestedUnder !== null) {
+    const program = foregroundProgram(nestedUnder, panePid)
+    const head = nestedUnder === rootPid ? [] : chain(rootPid, nestedUnder)
+    return program === null || head === null ? null : [...head, ...program.via]
+  }
+  return shellPid === null ? null : chain(rootPid, shellPid)
+}
