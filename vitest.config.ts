@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Keeps every test (and every termpilot it spawns) away from the machine's own tmux servers.
     setupFiles: ["test/support/IsolateTmux.ts"],
+    // Fails the run at once, one line per missing program and its install command (never skips).
+    globalSetup: ["scripts/test-prerequisites.mjs"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -5,7 +5,7 @@
  */
 import type { CommandResult, RunRequest } from "../services/CommandRunner.js"
 import { deadlineExceeded, type ErrorCode, type TermPilotError } from "../services/Errors.js"
-import type { BoundedText } from "../services/Terminal.js"
+import type { CommandOutput } from "../services/Terminal.js"
 
 /** What every result of one request shares. */
 export interface RequestContext {
@@ -28,6 +28,7 @@ const base = (ctx: RequestContext): CommandResult => ({
   output: null,
   truncated: false,
   output_line_count: 0,
+  total_output_lines: null,
   started_at: iso(ctx.startedMs),
   finished_at: null,
   duration_ms: null,
@@ -90,11 +91,13 @@ export const waitCancelled = (ctx: RequestContext): CommandResult => ({
 })
 
 /** `result` carrying `output` (a final one's, or a pending snapshot's output so far). */
-export const withOutput = (result: CommandResult, output: BoundedText): CommandResult => ({
+export const withOutput = (result: CommandResult, output: CommandOutput): CommandResult => ({
   ...result,
   output: output.text,
   truncated: output.truncated,
-  output_line_count: output.lineCount
+  output_line_count: output.lineCount,
+  // Never fewer than returned (a backend's count and its rendering may disagree on a last partial line).
+  total_output_lines: output.totalLines === null ? null : Math.max(output.totalLines, output.lineCount)
 })
 
 export const timedOut = (ctx: RequestContext): CommandResult => ({
@@ -121,7 +124,7 @@ export const watchExpired = (ctx: RequestContext, hours: number, atMs: number): 
 export const completed = (
   ctx: RequestContext,
   exitCode: number,
-  output: BoundedText,
+  output: CommandOutput,
   atMs: number
 ): CommandResult =>
   withOutput(

@@ -8,7 +8,12 @@
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberSet, Layer, Option } from "effect"
 import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
-import { type CommandResult, CommandRunner, type RunRequest } from "../services/CommandRunner.js"
+import {
+  type CommandResult,
+  CommandRunner,
+  MAX_OUTPUT_LINES,
+  type RunRequest
+} from "../services/CommandRunner.js"
 import { fail } from "../services/Errors.js"
 import { PromptTracker } from "../services/PromptTracker.js"
 import { Terminal } from "../services/Terminal.js"
@@ -21,7 +26,7 @@ import { makeInFlightRequests } from "./InFlightRequests.js"
 import { makeOutputSoFar } from "./OutputSoFar.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
 
-export { MAX_OUTPUT_LINES } from "./OutputSoFar.js"
+export { MAX_OUTPUT_LINES }
 
 /** How long a sent command is watched at most, whoever is waiting for it. */
 export const MAX_WATCH_HOURS = 6
@@ -48,6 +53,13 @@ const invalidNumbers = (request: RunRequest): string | undefined => {
   }
   if (!Number.isInteger(request.maxOutputChars) || request.maxOutputChars < 1) {
     return "max_output_chars must be an integer greater than 0"
+  }
+  if (
+    !Number.isInteger(request.maxOutputLines) ||
+    request.maxOutputLines < 1 ||
+    request.maxOutputLines > MAX_OUTPUT_LINES
+  ) {
+    return `max_output_lines must be an integer from 1 to ${MAX_OUTPUT_LINES}`
   }
   return undefined
 }

@@ -9,7 +9,7 @@ import type { CommandResult } from "../services/CommandRunner.js"
 import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
 import type { InFlightRequests } from "./InFlightRequests.js"
-import { MAX_OUTPUT_LINES } from "./OutputSoFar.js"
+import { outputLinesOf } from "./OutputSoFar.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
 import { type Backend, sendPhase } from "./SendPhase.js"
 
@@ -37,7 +37,7 @@ const conclude = (parts: WatchParts, ctx: R.RequestContext, outcome: Option.Opti
           const message = `The command ended with exit status ${o.exitCode}, but the terminal did not identify its prompt, so its output cannot be read.`
           return R.sentError(ctx, "output_unavailable", message, now, o.exitCode)
         }
-        const bounds = { maxLines: MAX_OUTPUT_LINES, maxChars: ctx.request.maxOutputChars }
+        const bounds = { maxLines: outputLinesOf(ctx.request), maxChars: ctx.request.maxOutputChars }
         const output = yield* Effect.either(
           parts.backend.terminal.commandOutput(sessionId, o.promptId, bounds)
         )

@@ -6,15 +6,18 @@
  * output rather than failing.
  */
 import { Duration, Effect, Option } from "effect"
-import type { CommandResult } from "../services/CommandRunner.js"
+import { type CommandResult, MAX_OUTPUT_LINES, type RunRequest } from "../services/CommandRunner.js"
 import type { TermPilotError } from "../services/Errors.js"
 import type { Terminal } from "../services/Terminal.js"
 import * as R from "./CommandResults.js"
 import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
 
-/** Line bound for a command's output (the prototype's fixed 2000). */
-export const MAX_OUTPUT_LINES = 2000
+export { MAX_OUTPUT_LINES }
+
+/** The line bound of one request's output. */
+export const outputLinesOf = (request: RunRequest): number =>
+  Math.min(MAX_OUTPUT_LINES, Math.max(1, Math.floor(request.maxOutputLines)))
 
 export interface Current {
   readonly result: CommandResult
@@ -59,7 +62,7 @@ export const makeOutputSoFar = (
       const running = yield* runningAt(inFlight, snapshot.request_id)
       if (Option.isNone(running)) return snapshot
       const { live, promptId } = running.value
-      const bounds = { maxLines: MAX_OUTPUT_LINES, maxChars: live.ctx.request.maxOutputChars }
+      const bounds = { maxLines: outputLinesOf(live.ctx.request), maxChars: live.ctx.request.maxOutputChars }
       const read = yield* terminal.commandOutput(live.ctx.request.sessionId, promptId, bounds).pipe(
         Effect.timeoutOption(Duration.millis(live.ctx.deadlineMs)),
         Effect.orElseSucceed(() => Option.none())

@@ -15,6 +15,12 @@ export const CommandStatus = Schema.Literal(
 )
 export type CommandStatus = typeof CommandStatus.Type
 
+/**
+ * The most lines of a command's output that can be returned (run_command's max_output_lines): what
+ * the tmux backend keeps of a command's output (CAPTURE_BOUNDS in src/domain/tmux/TextRender.ts).
+ */
+export const MAX_OUTPUT_LINES = 2000
+
 /** The result of one run_command, as returned by run_command and get_command_result. */
 export const CommandResult = Schema.Struct({
   request_id: Schema.String,
@@ -26,6 +32,11 @@ export const CommandResult = Schema.Struct({
   output: Schema.NullOr(Schema.String),
   truncated: Schema.Boolean,
   output_line_count: Schema.Number,
+  total_output_lines: Schema.NullOr(Schema.Number).annotations({
+    description:
+      "How many lines the command printed in all, also those left out of `output` (only its tail is kept); " +
+      "null without output, or when the terminal cannot tell."
+  }),
   started_at: Schema.String,
   finished_at: Schema.NullOr(Schema.String),
   duration_ms: Schema.NullOr(Schema.Number),
@@ -55,6 +66,8 @@ export interface RunRequest {
   readonly waitForCompletion: boolean
   readonly timeoutSeconds: number
   readonly maxOutputChars: number
+  /** Most lines of output returned (at most MAX_OUTPUT_LINES, what a backend keeps). */
+  readonly maxOutputLines: number
 }
 
 export class CommandRunner extends Context.Tag("termpilot/CommandRunner")<

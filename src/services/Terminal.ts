@@ -57,16 +57,25 @@ export interface BoundedText {
   readonly truncated: boolean
 }
 
+/** A command's bounded output, and how many lines it printed in all (kept or not). */
+export interface CommandOutput extends BoundedText {
+  /** Lines the command printed, also those not returned; null when the terminal cannot tell. */
+  readonly totalLines: number | null
+}
+
 /**
  * A position in one session's history, as a read left it: `row` is the absolute row the terminal's
  * cursor was on (the next output goes there), in the backend's own numbering; `anchor`, when the
  * backend's numbering can shift (tmux trims its history), a digest of the rows just above `row` so
- * the backend can find that place again. Opaque to the tools, which only encode it per session
- * (src/domain/ReadCursor.ts).
+ * the backend can find that place again; `rowDigest`, the digest (ReadCursor.rowDigest) of the
+ * exact text of row `row` as the read saw it, or null when the backend did not see it: a since read
+ * returns that row again only when its text changed, so a read with nothing new returns nothing.
+ * Opaque to the tools, which only encode it per session (src/domain/ReadCursor.ts).
  */
 export interface CursorPosition {
   readonly row: number
   readonly anchor: string | null
+  readonly rowDigest: string | null
 }
 
 export interface Snapshot extends BoundedText {
@@ -133,7 +142,7 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
       sessionId: string,
       promptId: string,
       bounds: ReadBounds
-    ) => Effect.Effect<BoundedText, TermPilotError>
+    ) => Effect.Effect<CommandOutput, TermPilotError>
     /**
      * How many lines of output the command typed at `promptId` has written so far, when the
      * backend can tell without reading them (positions or its own stream); null otherwise.

@@ -3,7 +3,9 @@
  * and in shells started under a TermPilot-watched pane without tmux (`$LC_TERMPILOT`, as in bash),
  * every 133 mark carrying `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md). No fork per
  * prompt: D and OSC 7 from the first precmd hook, C from the last preexec hook, A/B in PS1 (and B again
- * at the end of a non-empty RPROMPT), renumbered by the last precmd hook.
+ * at the end of a non-empty RPROMPT), renumbered by the last precmd hook. zsh draws its PROMPT_SP
+ * end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output before D: the
+ * snippet turns the option off and draws the same bytes itself right after D.
  */
 import { script } from "./ScriptText.js"
 
@@ -54,17 +56,20 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     __tp_token=\${__tp_token%% *}
     __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
-  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b=
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_sp=0
 
-  # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then OSC 7.
+  # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then
+  # zsh's PROMPT_SP (taken over from zsh, see __tp_prompt), then OSC 7.
   __tp_precmd() {
-    local ec=$?
+    local ec=$? cr=0
+    [[ -o prompt_cr ]] && cr=1
     emulate -L zsh
     if (( __tp_ran )); then
       printf '\e]133;D;%s;%s;n=%s\a' $ec $__tp_tag $__tp_n
     else
       printf '\e]133;D;%s;n=%s\a' $__tp_tag $__tp_n
     fi
+    (( __tp_sp && cr )) && __tp_prompt_sp
     __tp_ran=0
     [[ $PWD == $__tp_pwd ]] || __tp_encode_pwd
     printf '\e]7;file://%s%s\a\e]1337;RemoteHost=%s@%s\a' \${HOST-} $__tp_url \${USER-} \${HOST-}
@@ -77,10 +82,33 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     printf '\e]133;C;%s;n=%s\a' $__tp_tag $__tp_n
   }
 
-  # Last precmd hook: the next prompt's number into the marks, the marks back when something rewrote
-  # the prompts, and the hooks' order (ours first and last) for the next prompt.
+  # zsh's PROMPT_SP as zsh draws it (a terminal with automatic margins, as tmux's are): the end-of-line
+  # mark, spaces to the last column, CR, spaces over the mark, CR. After output without a final newline
+  # the spaces wrap, so the prompt starts on a line of its own and the mark stays; otherwise it is erased.
+  __tp_prompt_sp() {
+    emulate -L zsh
+    setopt extended_glob
+    local mark=\${(%)\${PROMPT_EOL_MARK-%B%S%#%s%b}}
+    local plain=\${mark//$'\e['[0-?]#[ -\/]#[@-~]/}
+    local w=\${(m)#plain}
+    printf '%s%*s\r%*s\r' "$mark" $(( COLUMNS > w ? COLUMNS - w : 0 )) '' $w ''
+  }
+
+  # Last precmd hook: takes PROMPT_SP over from zsh (so it comes after D, not inside the output; here,
+  # outside any emulate -L, which would restore the option on return), then __tp_check.
   __tp_prompt() {
     local ec=$?
+    if [[ -o prompt_sp ]]; then
+      __tp_sp=1
+      unsetopt prompt_sp
+    fi
+    __tp_check
+    return ec
+  }
+
+  # The next prompt's number into the marks, the marks back when something rewrote the prompts, and
+  # the hooks' order (ours first and last) for the next prompt.
+  __tp_check() {
     emulate -L zsh
     (( __tp_n += 1 ))
     __tp_a=$'%{\e]133;A;'$__tp_tag';n='$__tp_n$'\a%}' __tp_b=$'%{\e]133;B;'$__tp_tag';n='$__tp_n$'\a%}'
@@ -89,7 +117,6 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
     [[ \${precmd_functions[1]} == __tp_precmd && \${precmd_functions[-1]} == __tp_prompt &&
        \${preexec_functions[-1]} == __tp_preexec ]] || __tp_hook
-    return ec
   }
 
   # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.

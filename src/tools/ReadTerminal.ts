@@ -36,7 +36,8 @@ export const ReadTerminalInput = Schema.Struct({
     Schema.String.pipe(Schema.maxLength(MAX_CURSOR_CHARS)).annotations({
       description:
         "The cursor an earlier read of this session returned; only lines written after it come back " +
-        "(the line the cursor was on included, as it may have grown).",
+        "(the line the cursor was on only if it changed, e.g. grew; nothing new returns nothing). Cursors " +
+        "are valid only in the TermPilot process that returned them.",
       message: () => ({
         message: `since must be a string of at most ${MAX_CURSOR_CHARS} characters (a cursor read_terminal returned)`,
         override: true

@@ -4,7 +4,12 @@
  */
 import { Effect, Schema } from "effect"
 import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
-import { type CommandResult, CommandRunner, type InterruptResult } from "../services/CommandRunner.js"
+import {
+  type CommandResult,
+  CommandRunner,
+  type InterruptResult,
+  MAX_OUTPUT_LINES
+} from "../services/CommandRunner.js"
 import { booleanField, commandField, identifierField, integerField, positiveNumberField } from "./Fields.js"
 import { ObservedCommandResult, observeResult } from "./Observation.js"
 import { DEFAULT_MAX_CHARS, MAX_CHARS } from "./ReadTerminal.js"
@@ -38,6 +43,14 @@ export const RunCommandInput = Schema.Struct({
     max: MAX_CHARS,
     default: DEFAULT_MAX_CHARS,
     description: "Most characters (Unicode code points) of output to return; the newest lines are kept."
+  }),
+  max_output_lines: integerField("max_output_lines", {
+    min: 1,
+    max: MAX_OUTPUT_LINES,
+    default: MAX_OUTPUT_LINES,
+    description:
+      `Most lines of output to return; the newest are kept (at most ${MAX_OUTPUT_LINES}, what TermPilot keeps ` +
+      "of a command's output). total_output_lines still counts every line."
   })
 })
 
@@ -81,7 +94,8 @@ export const runCommand = defineTool({
       command: input.command,
       waitForCompletion: input.wait_for_completion,
       timeoutSeconds: input.timeout_seconds,
-      maxOutputChars: input.max_output_chars
+      maxOutputChars: input.max_output_chars,
+      maxOutputLines: input.max_output_lines
     })
     return yield* observeResult(result)
   }),

@@ -141,14 +141,22 @@ describe("run_command", () => {
       status: "completed",
       output: numbered("", 3001, 5000).join("\n"),
       truncated: true,
-      output_line_count: 2000
+      output_line_count: 2000,
+      total_output_lines: 5000
+    })
+    const few = await runExactly(pane, "seq 1 5000", { max_output_lines: 3 })
+    expect(few.data).toMatchObject({
+      output: "4998\n4999\n5000",
+      output_line_count: 3,
+      total_output_lines: 5000
     })
     const flood = await runExactly(pane, "seq 1 200000; (exit 4)", { max_output_chars: 30 })
     expect(flood.data).toMatchObject({
       status: "completed",
       exit_code: 4,
       output: "199997\n199998\n199999\n200000",
-      truncated: true
+      truncated: true,
+      total_output_lines: 200000
     })
     const whole = await runExactly(pane, "seq 101 400")
     expect(whole.data).toMatchObject({ output: numbered("", 101, 400).join("\n"), truncated: false })
@@ -184,6 +192,20 @@ describe("run_command", () => {
     const pane = await rig.pane({ shell: "zsh" })
     const result = await runExactly(pane, "print -r -- zsh-$ZSH_NAME; (exit 5)")
     expect(result.data).toMatchObject({ status: "completed", exit_code: 5, output: "zsh-zsh" })
+    // Output without a final newline: zsh's PROMPT_SP ("%", spaces, CR) must not garble its last line.
+    for (const [command, output] of [
+      ["printf abc", "abc"],
+      ["printf 'one\\ntwo'", "one\ntwo"],
+      ["printf '%s' 漢字-wide", "漢字-wide"]
+    ] as const) {
+      const ran = await runExactly(pane, command)
+      expect(ran.data, command).toMatchObject({
+        status: "completed",
+        exit_code: 0,
+        output,
+        total_output_lines: output.split("\n").length
+      })
+    }
   })
 })
 

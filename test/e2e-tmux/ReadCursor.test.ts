@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   expectCursorLostPastHistory,
+  expectEditedCursorsRefused,
+  expectNothingNewAtPrompt,
   interruptCommand,
   numbered,
   readTerminal,
@@ -50,10 +52,26 @@ describe("read_terminal since on tmux", () => {
   })
 
   it("5,000 new lines past a 1,000-line history: the kept lines and cursor_lost", async () => {
+    // Its own session keeps its own limit (tmux 3.7 applies a changed global limit to existing panes).
     await rig.world.tmux("set", "-g", "history-limit", "1000")
-    const pane = await rig.pane()
+    const pane = await rig.pane({ session: "limit-1000" })
+    await rig.world.tmux("set", "-t", "limit-1000", "history-limit", "1000")
     await rig.world.tmux("set", "-g", "history-limit", "10000")
     await expectCursorLostPastHistory(rig.mcp, pane.id, 1000, 60)
+  })
+
+  it("at an idle prompt nothing new is nothing; typing at the prompt brings that row back", async () => {
+    const pane = await rig.pane()
+    await expectNothingNewAtPrompt(rig.mcp, pane.id, async (text) => {
+      await rig.world.type(pane, text)
+      await rig.world.waitForScreen(pane, (screen) => screen.includes(text))
+    })
+  })
+
+  it("a cursor with any one character changed is invalid_request", async () => {
+    const pane = await rig.pane()
+    const read = await readTerminal(rig.mcp, { session_id: pane.id })
+    await expectEditedCursorsRefused(rig.mcp, pane.id, read.data.cursor)
   })
 
   it("clear-history loses the cursor; another pane's cursor is invalid_request", async () => {

@@ -239,7 +239,15 @@ describe("run_command", () => {
       exit_code: 0,
       output: "496\n497\n498\n499\n500",
       truncated: true,
-      output_line_count: 5
+      output_line_count: 5,
+      total_output_lines: 500
+    })
+    const few = await runCommand(mcp, { session_id: s.sessionId, command: "seq 1 300", max_output_lines: 2 })
+    expect(few.data).toMatchObject({
+      output: "299\n300",
+      truncated: true,
+      output_line_count: 2,
+      total_output_lines: 300
     })
 
     const whole = await runCommand(mcp, { session_id: s.sessionId, command: "seq 101 400" })
@@ -248,7 +256,8 @@ describe("run_command", () => {
       exit_code: 0,
       output: numbered("", 101, 400).join("\n"),
       truncated: false,
-      output_line_count: 300
+      output_line_count: 300,
+      total_output_lines: 300
     })
   })
 

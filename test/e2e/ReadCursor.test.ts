@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   expectCursorLostPastHistory,
+  expectEditedCursorsRefused,
+  expectNothingNewAtPrompt,
   interruptCommand,
   numbered,
   readTerminal,
@@ -65,6 +67,24 @@ describe("read_terminal since", () => {
   it("5,000 new lines past a 500-line history: the kept lines and cursor_lost", async () => {
     const s = await rig.world.createWindow()
     await expectCursorLostPastHistory(rig.mcp, s.sessionId, 500, 30)
+  })
+
+  it("at an idle prompt nothing new is nothing; typing at the prompt brings that row back", async () => {
+    const { world, mcp } = rig
+    const s = await world.createWindow()
+    await expectNothingNewAtPrompt(mcp, s.sessionId, async (text) => {
+      world.type(s.sessionId, text)
+      await waitUntil("typed text on screen", () => world.screenText(s.sessionId).includes(text), 10_000)
+    })
+  })
+
+  it("a cursor with any one character changed is invalid_request, and nothing is read", async () => {
+    const { world, mcp, server } = rig
+    const s = await world.createWindow()
+    const read = await readTerminal(mcp, { session_id: s.sessionId })
+    const bufferReads = () => server.requests.filter((r) => r.request.get_buffer_request != null).length
+    expect(bufferReads()).toBeGreaterThan(0)
+    await expectEditedCursorsRefused(mcp, s.sessionId, read.data.cursor, bufferReads)
   })
 
   it("another session's cursor, or a made-up one, is invalid_request", async () => {

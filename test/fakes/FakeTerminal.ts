@@ -224,7 +224,7 @@ const make = Effect.gen(function* () {
         Effect.map(lookup(sessionId), (s) => ({
           ...bounded(s.screen, bounds),
           readiness: s.readiness,
-          cursor: { row: 0, anchor: null },
+          cursor: { row: 0, anchor: null, rowDigest: null },
           cursorLost: false
         }))
       ),
@@ -243,7 +243,7 @@ const make = Effect.gen(function* () {
         if (output === undefined) {
           return yield* fail("output_unavailable", "The command output is unavailable.")
         }
-        return bounded(output, bounds)
+        return { ...bounded(output, bounds), totalLines: linesOf(output).length }
       }),
     outputLineCount: (sessionId, promptId) =>
       Effect.gen(function* () {

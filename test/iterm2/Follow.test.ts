@@ -57,7 +57,11 @@ describe("read cursors (iTerm2)", () => {
     )
     await printed(rig, sessionId, "50")
     const first = await read(rig, sessionId, WIDE)
-    expect(first.cursor).toEqual({ row: rig.world.shell(sessionId).screen.cursor().y, anchor: null })
+    expect(first.cursor).toEqual({
+      row: rig.world.shell(sessionId).screen.cursor().y,
+      anchor: null,
+      rowDigest: expect.stringMatching(/^[0-9a-f]{16}$/)
+    })
     expect(first.cursorLost).toBe(false)
 
     g.open()
@@ -92,7 +96,12 @@ describe("read cursors (iTerm2)", () => {
     const { sessionId } = await rig.world.createWindow()
     await rig.world.runAsUser(sessionId, "echo before-the-tail")
     const plain = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 })
-    const lost = await read(rig, sessionId, { maxLines: 2, maxChars: 10_000 }, { row: 1e12, anchor: null })
+    const lost = await read(
+      rig,
+      sessionId,
+      { maxLines: 2, maxChars: 10_000 },
+      { row: 1e12, anchor: null, rowDigest: null }
+    )
     expect(lost).toMatchObject({ text: plain.text, cursorLost: true, truncated: true })
     expect(lost.text).toMatch(/^before-the-tail\ntp:.*\$$/)
     expect(lost.cursor).toEqual(plain.cursor)
@@ -132,9 +141,9 @@ describe("read cursors past a small history (iTerm2)", () => {
     expect(tail.text).toBe(lines.slice(-20).join("\n"))
     expect(rowsFetched(rig.server, mark)).toBeLessThanOrEqual(20)
 
-    // A cursor taken after the loss is good again.
+    // A cursor taken after the loss is good again: nothing new since, so nothing (not the prompt row).
     const again = await read(rig, sessionId, WIDE, kept.cursor)
-    expect(again).toMatchObject({ cursorLost: false, lineCount: 1 })
+    expect(again).toMatchObject({ cursorLost: false, lineCount: 0, text: "" })
   })
 })
 
@@ -161,7 +170,12 @@ describe("a running command's output so far (iTerm2)", () => {
     )
     await rig.world.waitFor(sessionId, (shell) => shell.prompts.byId(promptId!)?.outputStart != null)
     expect(await count(sessionId, promptId!)).toBe(0)
-    expect(await output(sessionId, promptId!)).toEqual({ text: "", lineCount: 0, truncated: false })
+    expect(await output(sessionId, promptId!)).toEqual({
+      text: "",
+      lineCount: 0,
+      truncated: false,
+      totalLines: 0
+    })
 
     g1.open()
     await printed(rig, sessionId, "3")
@@ -169,17 +183,19 @@ describe("a running command's output so far (iTerm2)", () => {
     expect(await output(sessionId, promptId!)).toEqual({
       text: numbers(1, 3),
       lineCount: 3,
-      truncated: false
+      truncated: false,
+      totalLines: 3
     })
 
     g2.open()
     await rig.world.waitFor(sessionId, (shell) => shell.atPrompt() && shell.prompts.last()?.id !== promptId)
-    // Ended: the range stops at the next prompt, not at the cursor after it.
+    // Ended: the range stops at the next prompt, not at the cursor after it; all 12 lines counted.
     expect(await count(sessionId, promptId!)).toBe(12)
     expect(await output(sessionId, promptId!, { maxLines: 4, maxChars: 1000 })).toEqual({
       text: numbers(9, 12),
       lineCount: 4,
-      truncated: true
+      truncated: true,
+      totalLines: 12
     })
   })
 

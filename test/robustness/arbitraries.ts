@@ -124,6 +124,7 @@ const validFor = (tool: string, key: string, ids: fc.Arbitrary<string>): fc.Arbi
     case "wait_seconds":
       return fc.oneof(fc.constantFrom(0, -0, 0.01), fc.double({ min: 0, max: 0.05, noNaN: true }))
     case "max_lines":
+    case "max_output_lines":
       return fc.integer({ min: 1, max: 2000 })
     default:
       if (key === "max_chars" || key === "max_output_chars") return fc.integer({ min: 1, max: 131072 })

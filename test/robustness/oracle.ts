@@ -144,7 +144,8 @@ export const CONTRACT: Record<string, Record<string, Field>> = {
     command: { required: true, check: command },
     wait_for_completion: { required: false, check: boolean },
     timeout_seconds: { required: false, check: numberIn((n) => n > 0 && n <= 300) },
-    max_output_chars: { required: false, check: integerIn(1, 131072) }
+    max_output_chars: { required: false, check: integerIn(1, 131072) },
+    max_output_lines: { required: false, check: integerIn(1, 2000) }
   },
   get_command_result: {
     request_id: { required: true, check: identifier },

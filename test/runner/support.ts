@@ -30,6 +30,7 @@ export const request = (
   waitForCompletion: true,
   timeoutSeconds: 30,
   maxOutputChars: 32768,
+  maxOutputLines: 2000,
   ...overrides
 })
 

@@ -43,7 +43,7 @@ describe("audit digests match what the client received", () => {
             lineCount: 3,
             truncated: false,
             readiness: "ready" as const,
-            cursor: { row: 3, anchor: null },
+            cursor: { row: 3, anchor: null, rowDigest: null },
             cursorLost: false
           })
       },

@@ -45,6 +45,7 @@ const result = (over: Partial<CommandResult> = {}): CommandResult => ({
   output: "total 0\n",
   truncated: false,
   output_line_count: 1,
+  total_output_lines: 1,
   started_at: "2026-11-29T10:00:00.000Z",
   finished_at: "2026-11-29T10:00:00.120Z",
   duration_ms: 120,

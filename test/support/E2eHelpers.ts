@@ -41,6 +41,7 @@ export interface CommandView {
   readonly output: string | null
   readonly truncated: boolean
   readonly output_line_count: number
+  readonly total_output_lines: number | null
   readonly started_at: string
   readonly finished_at: string | null
   readonly duration_ms: number | null
@@ -185,6 +186,52 @@ export const expectCursorLostPastHistory = async (
   expect(lines).toContain("big-5000")
   expect(lines).not.toContain("big-1")
   expect(lines.length).toBeLessThanOrEqual(historyLines + slack)
+}
+
+/**
+ * At an idle prompt: a since read with nothing new returns nothing (the prompt row is not repeated),
+ * twice over; once the person types at the prompt, that one row comes back with what they typed.
+ * `typeAtPrompt` types text without Enter and waits until it is on the screen (it is left there:
+ * use a session of its own).
+ */
+export const expectNothingNewAtPrompt = async (
+  mcp: McpHarness,
+  sessionId: string,
+  typeAtPrompt: (text: string) => Promise<void>
+): Promise<void> => {
+  await waitForReadiness(mcp, sessionId, "ready")
+  const first = await readTerminal(mcp, { session_id: sessionId })
+  expect(first.data.content.split("\n").at(-1)).toMatch(/\S/)
+  const idle = await readTerminal(mcp, { session_id: sessionId, since: first.data.cursor })
+  expect(idle.data).toMatchObject({ content: "", line_count: 0, truncated: false, cursor_lost: false })
+  const again = await readTerminal(mcp, { session_id: sessionId, since: idle.data.cursor })
+  expect(again.data).toMatchObject({ content: "", line_count: 0, cursor_lost: false })
+  await typeAtPrompt("echo typed-at-prompt")
+  const typed = await readTerminal(mcp, { session_id: sessionId, since: again.data.cursor })
+  expect(typed.data).toMatchObject({ line_count: 1, cursor_lost: false })
+  expect(typed.data.content).toMatch(/\S.*echo typed-at-prompt$/)
+}
+
+/**
+ * Every one-character edit of a real cursor of `sessionId` (each position, a different base64url
+ * character) is `invalid_request` with the not-a-cursor message; `reads`, when given, counts the
+ * reads that reached the terminal, which must not grow.
+ */
+export const expectEditedCursorsRefused = async (
+  mcp: McpHarness,
+  sessionId: string,
+  cursor: string,
+  reads: () => number = () => 0
+): Promise<void> => {
+  const before = reads()
+  for (let i = 0; i < cursor.length; i++) {
+    const edited = cursor.slice(0, i) + (cursor[i] === "A" ? "B" : "A") + cursor.slice(i + 1)
+    const result = await readTerminal(mcp, { session_id: sessionId, since: edited })
+    expect(result.isError, `cursor edited at ${i}`).toBe(true)
+    expect(result.data).toMatchObject({ error_code: "invalid_request" })
+    expect(String((result.data as unknown as { message: string }).message)).toMatch(/not a cursor returned/)
+  }
+  expect(reads()).toBe(before)
 }
 
 /** Polls read_terminal (bounded) until the session's readiness is `expected`. */

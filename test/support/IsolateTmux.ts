@@ -11,4 +11,6 @@ import { join } from "node:path"
 delete process.env.TMUX
 delete process.env.TMUX_PANE
 delete process.env.TERMPILOT_TMUX_SOCKETS
+// The tmux on PATH is the one every test (and .ci/run's version matrix) means.
+delete process.env.TERMPILOT_TMUX
 process.env.TMUX_TMPDIR = mkdtempSync(join(tmpdir(), "tp-no-default-tmux-"))

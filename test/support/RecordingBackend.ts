@@ -72,6 +72,7 @@ export const completedResult = (request: RunRequest): CommandResult => ({
   output: "README.md  src  test",
   truncated: false,
   output_line_count: 1,
+  total_output_lines: 1,
   started_at: "2026-01-02T03:04:05.000Z",
   finished_at: "2026-01-02T03:04:05.250Z",
   duration_ms: 250,
@@ -89,7 +90,8 @@ export const interruptedResult = (
     command: "sleep 100",
     waitForCompletion: false,
     timeoutSeconds: 30,
-    maxOutputChars: 32768
+    maxOutputChars: 32768,
+    maxOutputLines: 2000
   }),
   request_id: requestId,
   exit_code: 130,
@@ -134,7 +136,7 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
           Effect.map(known(id), () => ({
             ...boundTail(sampleScreen, bounds),
             readiness: "ready" as const,
-            cursor: { row: sampleScreen.length, anchor: null },
+            cursor: { row: sampleScreen.length, anchor: null, rowDigest: null },
             cursorLost: false
           }))
       ),
@@ -151,7 +153,8 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
     commandOutput: (id, promptId, bounds) =>
       Effect.zipRight(
         record("Terminal", "commandOutput", [id, promptId, bounds]),
-        t.commandOutput?.(id, promptId, bounds) ?? Effect.as(known(id), boundTail([], bounds))
+        t.commandOutput?.(id, promptId, bounds) ??
+          Effect.as(known(id), { ...boundTail([], bounds), totalLines: 0 })
       ),
     outputLineCount: (id, promptId) =>
       Effect.zipRight(

@@ -2,7 +2,7 @@
  * Read cursors over real tmux: every read returns the cursor's absolute row (as tmux's own
  * history_size + cursor_y say) and an anchor; a since read returns exactly the rows written after
  * it — also after tmux trimmed its history by a step or more (the anchor is found again) — an
- * empty text when nothing is new, and cursorLost with the kept tail when the position left the
+ * empty text when nothing is new (the cursor's own row only once it changed), and cursorLost with the kept tail when the position left the
  * history (5,000 lines past a small history-limit, clear-history). Also a running command's
  * output so far and its growing line count.
  */
@@ -37,13 +37,8 @@ describe("tmux read cursors", () => {
   const read = (id: string, since?: Snapshot["cursor"], bounds = BIG) =>
     run(rig.backend.terminal.read(id, bounds, since))
 
-  /** A pane with its own history-limit (tmux fixes it when the pane is made). */
-  const paneWithLimit = async (limit: number) => {
-    await rig.world.tmux("set", "-g", "history-limit", String(limit))
-    const pane = await rig.pane()
-    await rig.world.tmux("set", "-g", "history-limit", "10000")
-    return pane
-  }
+  /** A pane with its own history-limit. */
+  const paneWithLimit = (limit: number) => rig.world.paneWithHistoryLimit(limit)
 
   it("returns the cursor tmux reports, then exactly the 50 lines printed after it, then nothing", async () => {
     const pane = await rig.pane()
@@ -74,6 +69,24 @@ describe("tmux read cursors", () => {
     // Bounded as a plain read is: the newest 10 rows up to the cursor's (still empty) row, said so.
     const tail = await read(id, before.cursor, { maxLines: 10, maxChars: 10_000 })
     expect(tail).toMatchObject({ text: seq(92, 100).join("\n"), truncated: true, cursorLost: false })
+    await g2.open()
+    await events.next("CommandEnd")
+  })
+
+  it("returns the cursor's own row again only once it changed: a line without a newline that grows", async () => {
+    const pane = await rig.pane()
+    const { id, events } = await rig.ready(pane)
+    const g1 = gate()
+    const g2 = gate()
+    await rig.start(id, events, `seq 1 3; printf part-; ${g1.wait}; printf grown; ${g2.wait}`)
+    await lastLine(pane, "part-")
+    const before = await read(id)
+    expect(await read(id, before.cursor)).toMatchObject({ text: "", lineCount: 0, cursorLost: false })
+    await g1.open()
+    await lastLine(pane, "part-grown")
+    const grown = await read(id, before.cursor)
+    expect(grown).toMatchObject({ text: "part-grown", lineCount: 1, cursorLost: false })
+    expect(await read(id, grown.cursor)).toMatchObject({ text: "", lineCount: 0, cursorLost: false })
     await g2.open()
     await events.next("CommandEnd")
   })

@@ -49,6 +49,30 @@ describe("tmux run_command", () => {
     const lines = await exec("seq 1 3000", { maxOutputChars: 1_000_000 })
     expect(lines.truncated).toBe(true)
     expect(lines.output?.split("\n")).toEqual(Array.from({ length: 2000 }, (_, i) => String(i + 1001)))
+    // However much is returned, total_output_lines says how much the command printed.
+    expect(lines).toMatchObject({ output_line_count: 2000, total_output_lines: 3000 })
+    expect(short.total_output_lines).toBe(5000)
+  })
+
+  it("returns at most max_output_lines lines, the newest, and still counts them all", async () => {
+    const tail = await exec("seq 1 2500", { maxOutputLines: 7 })
+    expect(tail).toMatchObject({
+      output: "2494\n2495\n2496\n2497\n2498\n2499\n2500",
+      truncated: true,
+      output_line_count: 7,
+      total_output_lines: 2500
+    })
+    expect(await exec("printf 'a\\nb\\nc'", { maxOutputLines: 2 })).toMatchObject({
+      output: "b\nc",
+      truncated: true,
+      total_output_lines: 3
+    })
+    expect(await exec("printf 'x\\ny\\n'")).toMatchObject({
+      output: "x\ny",
+      truncated: false,
+      output_line_count: 2,
+      total_output_lines: 2
+    })
   })
 
   it("keeps unicode and wide characters intact", async () => {

@@ -51,7 +51,8 @@ const runRequest = {
   command: "make test",
   waitForCompletion: true,
   timeoutSeconds: 30,
-  maxOutputChars: 32768
+  maxOutputChars: 32768,
+  maxOutputLines: 2000
 }
 const runningResult = (): CommandResult => ({ ...completedResult(runRequest), request_id: REQUEST_ID })
 

@@ -217,7 +217,8 @@ describe("successful calls", () => {
       command: " ls -la",
       waitForCompletion: true,
       timeoutSeconds: 30,
-      maxOutputChars: 32768
+      maxOutputChars: 32768,
+      maxOutputLines: 2000
     }
     expect(backend.calls()).toEqual([{ service: "CommandRunner", method: "run", args: [request] }])
     expect(result.isError).toBe(false)
@@ -275,7 +276,8 @@ describe("successful calls", () => {
               command: "sleep 100",
               waitForCompletion: true,
               timeoutSeconds: 1,
-              maxOutputChars: 10
+              maxOutputChars: 10,
+              maxOutputLines: 2000
             }),
             request_id: requestId,
             status: "timed_out" as const,

@@ -49,7 +49,7 @@ const printing = (lines: ReadonlyArray<string>): Overrides => {
           return {
             ...text,
             readiness: "busy",
-            cursor: { row: later ? 11 : 10, anchor: null },
+            cursor: { row: later ? 11 : 10, anchor: null, rowDigest: null },
             cursorLost: false
           }
         })
@@ -58,7 +58,7 @@ const printing = (lines: ReadonlyArray<string>): Overrides => {
 }
 
 describe("refused before anything is read", () => {
-  const otherCursor = encodeCursor("another-session", { row: 1, anchor: null })
+  const otherCursor = encodeCursor("another-session", { row: 1, anchor: null, rowDigest: null })
   const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
     ["a backreference", { pattern: "(a)\\1", regex: true }, /pattern is not supported: \\1/],
     ["lookahead", { pattern: "x(?=y)", regex: true }, /lookaround/],

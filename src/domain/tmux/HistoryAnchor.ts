@@ -6,7 +6,7 @@
  * absolute row up by that step; the anchor finds a position again after k such trims. Rows are
  * asked of `capture-pane` in its own coordinates (0 = top of the screen, negative = history).
  */
-import { createHash } from "node:crypto"
+import { rowDigest } from "../ReadCursor.js"
 
 /** What the pane's flag row says about its grid. */
 export interface PaneGeometry {
@@ -59,8 +59,7 @@ export const trimStep = (g: PaneGeometry): number => Math.max(1, Math.floor(g.hi
 export const bottomOf = (g: PaneGeometry): number => Math.max(g.cursorY, g.height - 1)
 
 /** The digest of exact rows (as capture-pane prints them without -J). */
-export const anchorOf = (rows: ReadonlyArray<string>): string =>
-  createHash("sha256").update(rows.join("\n"), "utf8").digest("hex").slice(0, 16)
+export const anchorOf = (rows: ReadonlyArray<string>): string => rowDigest(rows.join("\n"))
 
 /**
  * The span of the anchor rows of absolute row `row` now: null for row 0 (nothing above it) or a

@@ -2,21 +2,23 @@
  * A read of an iTerm2 session from an earlier read's cursor on: the rows from that absolute row to
  * the last written one, tail-bounded, fetching no more rows than it may return (beyond the screen
  * read every read starts with). iTerm2's rows are absolute and never renumbered, so the position
- * is lost exactly when its row left the history (below `overflow`).
+ * is lost exactly when its row left the history (below `overflow`). The position's own row comes
+ * back only when its text changed since the read that gave the cursor: nothing new is nothing.
  */
 import { Effect } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { LineContents } from "../../services/Iterm2Messages.js"
-import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
+import type { BoundedText, CursorPosition, ReadBounds } from "../../services/Terminal.js"
 import { callFor, getLines, orUnavailable, parseJson } from "./Iterm2Calls.js"
-import { joinRows, lastWrittenFrom, screenRows } from "./Iterm2Text.js"
+import { cursorRowDigest, digestOfRow, joinRows, lastWrittenFrom, screenRows } from "./Iterm2Text.js"
 
 type Conn = Iterm2Connection["Type"]
 
 export interface SinceText extends BoundedText {
   readonly cursorRow: number
+  readonly cursorRowDigest: string | null
   readonly cursorLost: boolean
 }
 
@@ -46,11 +48,13 @@ export const readSince = (
   conn: Conn,
   sessionId: string,
   bounds: ReadBounds,
-  since: number
+  position: CursorPosition
 ): Effect.Effect<SinceText, TermPilotError> =>
   Effect.gen(function* () {
-    const { rows, top, cursor } = yield* screenRows(conn, sessionId)
+    const screen = yield* screenRows(conn, sessionId)
+    const { rows, top, cursor } = screen
     const end = top + rows.length
+    const since = position.row
     let start = since
     let cursorLost = false
     if (since < top || since >= end) {
@@ -61,7 +65,12 @@ export const readSince = (
       }
     }
     const last = top + lastWrittenFrom(rows, (cursor.x > 0 ? cursor.y : cursor.y - 1) - top)
-    const done = { cursorRow: cursor.y, cursorLost }
+    const done = { cursorRow: cursor.y, cursorRowDigest: cursorRowDigest(screen), cursorLost }
+    if (!cursorLost && position.rowDigest !== null && start <= last) {
+      const own =
+        start >= top ? rows[start - top] : (yield* getLines(conn, sessionId, start, start + 1)).contents?.[0]
+      if (own !== undefined && digestOfRow(own) === position.rowDigest) start++
+    }
     if (last < start) return { text: "", lineCount: 0, truncated: false, ...done }
     const first = Math.max(start, last + 1 - Math.floor(bounds.maxLines))
     let above: ReadonlyArray<LineContents> = []

@@ -91,12 +91,12 @@ export const Iterm2TerminalLive = Layer.effect(
 
     const read = (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
       Effect.gen(function* () {
-        const { cursorRow, ...text } =
+        const { cursorRow, cursorRowDigest, ...text } =
           since === undefined
             ? { ...(yield* readScreen(conn, sessionId, bounds)), cursorLost: false }
-            : yield* readSince(conn, sessionId, bounds, since.row)
+            : yield* readSince(conn, sessionId, bounds, since)
         const readiness = yield* sessionReadiness(conn, sessionId)
-        return { ...text, readiness, cursor: { row: cursorRow, anchor: null } }
+        return { ...text, readiness, cursor: { row: cursorRow, anchor: null, rowDigest: cursorRowDigest } }
       })
 
     const submit = (sessionId: string, command: string) =>

@@ -4,11 +4,12 @@
  * the blank rows below the last written one), inside one transaction so coordinates stay valid.
  */
 import { Effect } from "effect"
+import { rowDigest } from "../../domain/ReadCursor.js"
 import { boundTail } from "../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { Coord, LineContents } from "../../services/Iterm2Messages.js"
-import type { BoundedText, ReadBounds } from "../../services/Terminal.js"
+import type { BoundedText, CommandOutput, ReadBounds } from "../../services/Terminal.js"
 import { callFor, getBuffer, getLines, getPrompt, orUnavailable } from "./Iterm2Calls.js"
 
 type Conn = Iterm2Connection["Type"]
@@ -62,9 +63,20 @@ export const screenRows = (conn: Conn, sessionId: string): Effect.Effect<ScreenR
     })
   )
 
-/** Text plus the absolute cursor row of the same moment. */
+/** The digest of one row's exact text and how it ends (a row that went on wrapping has changed). */
+export const digestOfRow = (row: LineContents): string =>
+  rowDigest(`${row.continuation ?? "CONTINUATION_HARD_EOL"}\n${row.text ?? ""}`)
+
+/** The digest of the cursor's own row, null when the cursor is not on a row of the screen. */
+export const cursorRowDigest = (screen: ScreenRows): string | null => {
+  const row = screen.rows[screen.cursor.y - screen.top]
+  return row === undefined ? null : digestOfRow(row)
+}
+
+/** Text plus the absolute cursor row of the same moment, and the digest of that row. */
 export interface ScreenText extends BoundedText {
   readonly cursorRow: number
+  readonly cursorRowDigest: string | null
 }
 
 /** The screen and the scrollback above it: at most `maxLines` rows, newest kept. */
@@ -74,7 +86,8 @@ export const readScreen = (
   bounds: ReadBounds
 ): Effect.Effect<ScreenText, TermPilotError> =>
   Effect.gen(function* () {
-    const { rows, top, cursor } = yield* screenRows(conn, sessionId)
+    const screen = yield* screenRows(conn, sessionId)
+    const { rows, top, cursor } = screen
     const cursorRow = cursor.y - top
     const last = lastWrittenFrom(rows, Math.min(rows.length - 1, Math.max(cursorRow, -1)))
     const onScreen = rows.slice(Math.max(0, last + 1 - bounds.maxLines), last + 1)
@@ -87,7 +100,12 @@ export const readScreen = (
       moreAbove = first > 0 && above.length === top - first
     }
     const bounded = boundTail(joinRows([...above, ...onScreen]), bounds)
-    return { ...bounded, truncated: bounded.truncated || moreAbove, cursorRow: cursor.y }
+    return {
+      ...bounded,
+      truncated: bounded.truncated || moreAbove,
+      cursorRow: cursor.y,
+      cursorRowDigest: cursorRowDigest(screen)
+    }
   }).pipe(conn.transaction, Effect.mapError(orUnavailable))
 
 const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))
@@ -187,13 +205,14 @@ export const readCommandOutput = (
   sessionId: string,
   promptId: string,
   bounds: ReadBounds
-): Effect.Effect<BoundedText, TermPilotError> =>
+): Effect.Effect<CommandOutput, TermPilotError> =>
   Effect.gen(function* () {
     const { start, end, complete } = yield* outputSpan(conn, sessionId, promptId)
     const startY = start.y ?? 0
     const endX = end.x ?? 0
     const lastRow = lastRowBefore(end)
-    if (lastRow < startY) return { text: "", lineCount: 0, truncated: !complete }
+    if (lastRow < startY)
+      return { text: "", lineCount: 0, truncated: !complete, totalLines: complete ? 0 : null }
     const first = Math.max(startY, lastRow - bounds.maxLines + 1)
     const rows = [...((yield* getLines(conn, sessionId, first, lastRow + 1)).contents ?? [])]
     const cut = (row: LineContents | undefined, from: number, to?: number): LineContents | undefined =>
@@ -201,6 +220,9 @@ export const readCommandOutput = (
     const whole = rows.length === lastRow - first + 1
     if (endX > 0 && rows.length > 0) rows[rows.length - 1] = cut(rows[rows.length - 1], 0, endX) ?? {}
     if (whole && first === startY && (start.x ?? 0) > 0) rows[0] = cut(rows[0], start.x ?? 0) ?? {}
-    const bounded = boundTail(joinRows(rows), bounds)
-    return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete }
+    const lines = joinRows(rows)
+    const bounded = boundTail(lines, bounds)
+    // Rows above the ones fetched count one line each (a soft-wrapped line there counts per row).
+    const totalLines = complete && whole ? first - startY + lines.length : null
+    return { ...bounded, truncated: bounded.truncated || first > startY || !whole || !complete, totalLines }
   }).pipe(conn.transaction, Effect.mapError(orUnavailable))

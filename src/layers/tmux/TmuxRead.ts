@@ -5,9 +5,11 @@
  * runs them back to back, so the row is the geometry they saw, though their coordinates were
  * chosen from the write before. A since read probes its anchor at its place and where 1..10
  * trims would have moved it, with slack rows above for what the pane scrolls meanwhile, and
- * returns the exact rows (not joined) from the row found; not found, `cursorLost` and the kept tail.
+ * returns the exact rows (not joined) from the row found (that row itself only when its text changed
+ * since the cursor's read: nothing new is nothing); not found, `cursorLost` and the kept tail.
  */
 import { Effect } from "effect"
+import { rowDigest } from "../../domain/ReadCursor.js"
 import { boundTail } from "../../domain/TextBounds.js"
 import {
   anchorOf,
@@ -70,21 +72,36 @@ const cursorWindow = (g: PaneGeometry): RowSpan => ({
   end: bottomOf(g)
 })
 
-/** The cursor position of `now` from a cursor window asked under the row before; undefined if it escaped. */
+/**
+ * The cursor position of `now` from a cursor window asked under the row before, with the digest of
+ * the cursor's own row; undefined if the anchor rows escaped the window.
+ */
 const cursorFrom = (
   asked: RowSpan,
   now: PaneGeometry,
   rows: ReadonlyArray<string>
 ): CursorPosition | undefined => {
   const row = cursorRow(now)
-  const span = anchorSpan(now, row)
-  if (span === null) return { row, anchor: null }
   // tmux starts a capture at the oldest kept row when asked for more.
   const first = Math.max(asked.start, -now.historySize)
+  const own = now.cursorY - first >= 0 ? rows[now.cursorY - first] : undefined
+  const digest = own === undefined ? null : rowDigest(own)
+  const span = anchorSpan(now, row)
+  if (span === null) return { row, anchor: null, rowDigest: digest }
   const from = span.start - first
   const to = span.end - first
   if (from < 0 || to >= rows.length) return undefined
-  return { row, anchor: anchorOf(rows.slice(from, to + 1)) }
+  return { row, anchor: anchorOf(rows.slice(from, to + 1)), rowDigest: digest }
+}
+
+/** The cursor's position when its anchor rows escaped the window: its row alone. */
+const unanchored = (g: PaneGeometry): CursorPosition => ({ row: cursorRow(g), anchor: null, rowDigest: null })
+
+/** Rows from the since position on: its own row only when its text is not the one the cursor saw. */
+const fromPosition = (rows: ReadonlyArray<string>, skip: number, since: CursorPosition) => {
+  const own = rows[skip]
+  const unchanged = own !== undefined && since.rowDigest !== null && rowDigest(own) === since.rowDigest
+  return rows.slice(unchanged ? skip + 1 : skip)
 }
 
 interface Batch {
@@ -148,7 +165,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
               const leftOut = text.start > -b.geometry.historySize
               return snapshot(
                 b,
-                cursor ?? { row: cursorRow(b.geometry), anchor: null },
+                cursor ?? unanchored(b.geometry),
                 b.captures[1] ?? null,
                 leftOut,
                 lost(b.geometry)
@@ -158,10 +175,36 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
           }
         })
 
+      /**
+       * A since read's snapshot: the exact rows fetched (capture 1) from the position's, row `skip` of
+       * them (negative: above the first one fetched, so the bound left rows out).
+       */
+      const fromRow = (b: Batch, window: RowSpan, skip: number, position: CursorPosition) => {
+        const rows = b.captures[1] ?? []
+        const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? unanchored(b.geometry)
+        return snapshot(b, cursor, skip >= 0 ? fromPosition(rows, skip, position) : rows, skip < 0, false)
+      }
+
+      /** The exact rows from absolute row 0 (the oldest kept) on, while no trim can have dropped it. */
+      const fromTop = (position: CursorPosition) =>
+        Effect.gen(function* () {
+          const window = cursorWindow(geometry)
+          const text = textSpan(geometry, 0, maxLines).span
+          const b = yield* batch(client, pane, sessionId, [
+            captureLine(pane, window, false),
+            captureLine(pane, text, false)
+          ])
+          geometry = b.geometry
+          if (!rowZeroHolds(b.geometry)) return yield* plain(() => true)
+          // Row 0 is the oldest kept row; rows above the first one fetched were left out.
+          return fromRow(b, window, Math.min(0, -b.geometry.historySize - text.start), position)
+        })
+
       if (since === undefined) return yield* plain(() => false)
       // Row 0 has no anchor rows: it names everything kept, until a trim may have dropped it.
       const anchor = since.anchor
-      if (anchor === null) return yield* plain((g) => since.row !== 0 || !rowZeroHolds(g))
+      if (anchor === null && since.row === 0 && rowZeroHolds(geometry)) return yield* fromTop(since)
+      if (anchor === null) return yield* plain(() => true)
 
       let slack = MIN_SLACK
       for (let used = 0; used < SINCE_BATCHES; used++) {
@@ -193,13 +236,7 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
         }
         // The rows from the one it is on now; above the first row fetched, the bound left rows out.
         const first = Math.max(text.start, -b.geometry.historySize)
-        const skip = found - b.geometry.historySize - first
-        const rows = b.captures[1] ?? []
-        const cursor = cursorFrom(window, b.geometry, b.captures[0] ?? []) ?? {
-          row: cursorRow(b.geometry),
-          anchor: null
-        }
-        return snapshot(b, cursor, skip >= 0 ? rows.slice(skip) : rows, skip < 0, false)
+        return fromRow(b, window, found - b.geometry.historySize - first, since)
       }
       return yield* plain(() => true)
     }).pipe(Effect.withSpan("TmuxTerminal.read"))

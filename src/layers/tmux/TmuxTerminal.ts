@@ -13,7 +13,14 @@ import { type FlagRow, flagsOf, PANE_FIELDS, parseFields } from "../../domain/tm
 import { submitLines } from "../../domain/tmux/SendEncoding.js"
 import { refusalReason } from "../../domain/tmux/TmuxReadiness.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
-import type { BoundedText, ReadBounds, Readiness, SessionInfo, Terminal } from "../../services/Terminal.js"
+import type {
+  BoundedText,
+  CommandOutput,
+  ReadBounds,
+  Readiness,
+  SessionInfo,
+  Terminal
+} from "../../services/Terminal.js"
 import {
   flagsOfPane,
   mayHaveReached,
@@ -176,7 +183,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         )
       }
       const text: BoundedText = boundTail(rendered.lines, bounds)
-      return { ...text, truncated: text.truncated || rendered.truncated }
+      // The stream counts every line the command wrote, also those its bounded capture dropped.
+      const totalLines = stream?.lineCount(promptId) ?? null
+      return { ...text, truncated: text.truncated || rendered.truncated, totalLines } satisfies CommandOutput
     })
 
   /** From the pane's own stream, in memory: nothing is read from tmux. */

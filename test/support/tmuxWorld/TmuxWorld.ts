@@ -45,6 +45,9 @@ export class TmuxWorld {
   private readonly bin: string
   private serverPid: number | null = null
   private count = 0
+  private limitSessions = 0
+  /** paste-buffer's flag for raw bytes: tmux 3.7 passes a buffer through vis(3) unless -S. */
+  private rawPaste: ReadonlyArray<string> | undefined
 
   private constructor(
     readonly root: string,
@@ -107,6 +110,23 @@ export class TmuxWorld {
       await this.tmux("set", "-g", "history-limit", "10000")
     }
     return pane
+  }
+
+  /**
+   * A pane in a new session of its own whose history-limit is `limit`, on every tmux: tmux fixes a
+   * pane's limit when the pane is made, and 3.7 also applies a changed limit to existing panes
+   * (from their session's value), so the session keeps `limit` as its own. The server must be up.
+   */
+  async paneWithHistoryLimit(limit: number, options: PaneOptions = {}): Promise<WorldPane> {
+    const session = `limit-${++this.limitSessions}`
+    await this.tmux("set", "-g", "history-limit", String(limit))
+    try {
+      const pane = await this.newSession(session, options)
+      await this.tmux("set", "-t", session, "history-limit", String(limit))
+      return pane
+    } finally {
+      await this.tmux("set", "-g", "history-limit", "10000")
+    }
   }
 
   /** Whether the server is up and has a session of exactly this name. */
@@ -248,8 +268,11 @@ export class TmuxWorld {
    * then in its log.
    */
   async fence(panes: ReadonlyArray<WorldPane>, marks: ReadonlyArray<number>): Promise<void> {
+    this.rawPaste ??= tmuxAtLeast(await this.tmux("-V"), 3, 7) ? ["-S"] : []
     await this.tmux("load-buffer", "-b", "tpw-fence", join(this.root, "fence.bin"))
-    for (const pane of panes) await this.tmux("paste-buffer", "-b", "tpw-fence", "-t", pane.paneId)
+    for (const pane of panes) {
+      await this.tmux("paste-buffer", ...this.rawPaste, "-b", "tpw-fence", "-t", pane.paneId)
+    }
     await waitUntil("the fence in every pane's recorder", () =>
       panes.every((pane, i) => pane.files.recorder.since(marks[i]!).includes(FENCE))
     )
@@ -320,4 +343,12 @@ const alive = (pid: number): boolean => {
   } catch {
     return false
   }
+}
+
+/** Whether `tmux -V` output (`tmux 3.7c`, `tmux next-3.8`, `tmux master`) is at least major.minor. */
+const tmuxAtLeast = (version: string, major: number, minor: number): boolean => {
+  const m = /(\d+)\.(\d+)/.exec(version)
+  if (m === null) return true
+  const [a, b] = [Number(m[1]), Number(m[2])]
+  return a > major || (a === major && b >= minor)
 }
