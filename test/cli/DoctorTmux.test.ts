@@ -48,11 +48,17 @@ describe("termpilot doctor (tmux)", () => {
   let with_: string
   let without: string
 
-  beforeAll(() => {
+  beforeAll(async () => {
     tmux("new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "bash --norc --noprofile")
     with_ = tmux("display", "-p", "-t", "work", "#{pane_id}").trim()
     tmux("set", "-p", "-t", with_, "@termpilot_tokens", " 0123456789abcdef:4242")
     without = tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work", "zsh -f").trim()
+    // Both shells have drawn their first prompt before any screen is compared (zsh can be slow to start).
+    for (const pane of [with_, without]) {
+      const deadline = Date.now() + 10_000
+      while (tmux("capture-pane", "-p", "-t", pane).trim() === "" && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+    }
   })
   afterAll(() => {
     try {
