@@ -13,10 +13,12 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bashSnippet } from "../../src/shell-integration/BashSnippet.js"
 import {
+  callWithProgress,
   commandResult,
   expectRejected,
   interruptCommand,
   listed,
+  requestIdOf,
   runCommand,
   waitForReadiness
 } from "../support/E2eHelpers.js"
@@ -114,6 +116,21 @@ describe("a pane ssh'd to a host with the snippet", () => {
     expect(pane.files.recorder.textSince(mark)).toBe("sleep 100\r\x03")
     await waitForReadiness(rig.mcp, pane.id, "ready")
     expect((await listed(rig.mcp, pane.id)).via).toEqual(["ssh"])
+  })
+
+  it("a remote command that runs 3 s reports progress while run_command waits", async () => {
+    const pane = await sshPane()
+    const { progress, answer } = callWithProgress(rig.mcp, "run_command", {
+      session_id: pane.id,
+      command: "for i in 1 2 3; do echo tick-$i; sleep 1; done",
+      timeout_seconds: 20
+    })
+    const result = await answer
+    expect(result.data).toMatchObject({ status: "completed", exit_code: 0, output: "tick-1\ntick-2\ntick-3" })
+    expect(progress.length).toBeGreaterThanOrEqual(2)
+    const requestId = result.data.request_id as string
+    for (const p of progress) expect(requestIdOf(p.message)).toBe(requestId)
+    expect(progress.every((p) => p.at <= result.at)).toBe(true)
   })
 
   it("refuses text typed at the remote prompt, sending nothing", async () => {
