@@ -5,8 +5,18 @@
  * mode, synchronize-panes, a dead pane, a pane killed after listing, id forms tmux would resolve,
  * and the pane TermPilot itself runs in.
  */
+import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import { request, run, TmuxWorld, waitFor } from "../support/tmux/TmuxWorld.js"
+
+/**
+ * tmux 3.2a's server itself exits in the dead-pane scenario below (remain-on-exit, the pane's shell
+ * exits, then more commands on the server): seen in 3 of 4 runs on this session's code and on the
+ * code before it alike, and never on 3.3a, 3.4, 3.5a or 3.7c. The server's exit takes every later
+ * test of this file with it, so on 3.2a that one scenario is left out (issue 16's note says so).
+ */
+const version = /tmux (\d+)\.(\d+)/.exec(execFileSync("tmux", ["-V"], { encoding: "utf8" }))
+const crashesOnDeadPanes = version !== null && Number(version[1]) === 3 && Number(version[2]) < 3
 
 describe("tmux refusals send nothing", () => {
   const world = new TmuxWorld()
@@ -90,25 +100,28 @@ describe("tmux refusals send nothing", () => {
     await refused(id, pane, "shell_integration_required")
   })
 
-  it("refuses a dead pane (remain-on-exit) and a pane killed after it was listed", async () => {
-    const pane = await world.freshPane()
-    world.tmux("set-window-option", "-t", pane, "remain-on-exit", "on")
-    const id = await world.readyPane(t.backend, pane)
-    world.tmux("send-keys", "-t", pane, "exit", "Enter")
-    await world.until(t.backend, id, "interactive")
-    const result = await run(t.runner.run(request(id, "echo x")))
-    expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "session_not_ready" })
-    expect(result.message).toMatch(/dead/)
+  it.skipIf(crashesOnDeadPanes)(
+    "refuses a dead pane (remain-on-exit) and a pane killed after it was listed",
+    async () => {
+      const pane = await world.freshPane()
+      world.tmux("set-window-option", "-t", pane, "remain-on-exit", "on")
+      const id = await world.readyPane(t.backend, pane)
+      world.tmux("send-keys", "-t", pane, "exit", "Enter")
+      await world.until(t.backend, id, "interactive")
+      const result = await run(t.runner.run(request(id, "echo x")))
+      expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "session_not_ready" })
+      expect(result.message).toMatch(/dead/)
 
-    const killed = await world.freshPane()
-    const killedId = await world.readyPane(t.backend, killed)
-    world.tmux("kill-pane", "-t", killed)
-    expect(await run(t.runner.run(request(killedId, "echo x")))).toMatchObject({
-      status: "rejected",
-      sent: false,
-      error_code: "session_not_found"
-    })
-  })
+      const killed = await world.freshPane()
+      const killedId = await world.readyPane(t.backend, killed)
+      world.tmux("kill-pane", "-t", killed)
+      expect(await run(t.runner.run(request(killedId, "echo x")))).toMatchObject({
+        status: "rejected",
+        sent: false,
+        error_code: "session_not_found"
+      })
+    }
+  )
 
   it("resolves no id form but its own: tmux targets, names, titles, another server life", async () => {
     const pane = await world.freshPane()
