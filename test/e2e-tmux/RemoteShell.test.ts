@@ -63,6 +63,15 @@ const sshPane = async (): Promise<RigPane> => {
   return pane
 }
 
+/** After `settleMs`, ten looks over half a second: the pane is never `ready`. */
+const neverReady = async (pane: RigPane, settleMs: number) => {
+  await new Promise((resolve) => setTimeout(resolve, settleMs))
+  for (let i = 0; i < 10; i++) {
+    expect((await listed(rig.mcp, pane.id)).execution_readiness).not.toBe("ready")
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 const refused = (pane: RigPane, code: string, label: string) =>
   expectNothingReached(
     rig.worlds,
@@ -160,11 +169,7 @@ describe("a pane ssh'd to a host with the snippet", () => {
     expect(result.data.output).toMatch(/after-replay$/)
     // The same replay while the person's own remote command keeps running.
     await rig.world.runAsUser(pane, "cat recorded.log; sleep 30", (s) => s.includes("recorded\n"))
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    for (let i = 0; i < 10; i++) {
-      expect((await listed(rig.mcp, pane.id)).execution_readiness).not.toBe("ready")
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await neverReady(pane, 300)
     await refused(pane, "session_not_ready", "run_command while a remote replay runs")
   })
 
@@ -201,11 +206,7 @@ describe("a pane ssh'd to a host with the snippet", () => {
       "cat forged-1; sleep 0.3; cat forged-2; sleep 30",
       (s) => s.includes("99999") || true
     )
-    await new Promise((resolve) => setTimeout(resolve, 600))
-    for (let i = 0; i < 10; i++) {
-      expect((await listed(rig.mcp, pane.id)).execution_readiness).not.toBe("ready")
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await neverReady(pane, 600)
     await refused(pane, "session_not_ready", "run_command while forged remote marks print")
   })
 

@@ -111,6 +111,17 @@ describe("PaneStream against hostile output", () => {
     expect(refusalReason(flags, "unknown", open.facts)).toMatch(/escape string \(OSC\)/)
   })
 
+  it("after the prompt, any string but a counted mark counts as typing; a redraw of the prompt does not", () => {
+    const { s, mark } = atPrompt()
+    s.feed(enc(`\r\x1b[K${mark("A")}$ ${mark("B")}`))
+    expect(readiness(s)).toBe("ready")
+    s.feed(enc(`\x1b]133;B;tp=${"ab".repeat(8)};n=5\x07`))
+    expect(s.facts.echoedSinceB).toBe(true)
+    const aborted = atPrompt().s
+    aborted.feed(enc("\x1b]0;title swallowing typing\x18"))
+    expect(readiness(aborted)).toBe("input_pending")
+  })
+
   it("refuses marks without a prompt number from an announced token (an old snippet), saying so", () => {
     const s = new PaneStream([TOK])
     s.feed(enc(`\x1b]133;A;tp=${TOK}\x07$ \x1b]133;B;tp=${TOK}\x07`))

@@ -10,9 +10,6 @@
 
 export type MarkLetter = "A" | "B" | "C" | "D"
 
-/** `replay`: refused. `new`: counts, and is newer than the doubt (if any). `ok`: counts. */
-export type LedgerVerdict = "replay" | "new" | "ok"
-
 /** Which letters may follow which within one prompt. */
 const NEXT: Readonly<Record<MarkLetter, ReadonlySet<MarkLetter>>> = {
   A: new Set(["A", "B", "D"]),
@@ -28,26 +25,31 @@ export class MarkLedger {
   private readonly shells = new Map<string, { seq: number; letter: MarkLetter }>()
   private doubtAt: ReadonlyMap<string, number> | null = null
 
-  check(token: string, seq: number, letter: MarkLetter): LedgerVerdict {
+  /** Whether this mark goes back: an older prompt number, or a letter its prompt is past. */
+  isReplay(token: string, seq: number, letter: MarkLetter): boolean {
     const last = this.shells.get(token)
-    if (last !== undefined) {
-      if (seq < last.seq) return "replay"
-      if (seq === last.seq && !NEXT[last.letter].has(letter)) return "replay"
-    }
-    if (this.doubtAt === null) return "ok"
-    const atDoubt = this.doubtAt.get(token)
-    return atDoubt === undefined || seq > atDoubt ? "new" : "ok"
+    return last !== undefined && (seq < last.seq || (seq === last.seq && !NEXT[last.letter].has(letter)))
   }
 
-  record(token: string, seq: number, letter: MarkLetter): void {
+  /**
+   * Counts a mark that is no replay. True when it ends doubt: a B of a prompt newer than every one
+   * seen when doubt arose.
+   */
+  record(token: string, seq: number, letter: MarkLetter): boolean {
     if (!this.shells.has(token) && this.shells.size >= KEPT_SHELLS) {
       this.shells.delete(this.shells.keys().next().value!)
     }
     this.shells.set(token, { seq, letter })
-    if (letter === "B" && this.doubtAt !== null) {
-      const atDoubt = this.doubtAt.get(token)
-      if (atDoubt === undefined || seq > atDoubt) this.doubtAt = null
-    }
+    if (letter !== "B" || this.doubtAt === null) return false
+    const atDoubt = this.doubtAt.get(token)
+    if (atDoubt !== undefined && seq <= atDoubt) return false
+    this.doubtAt = null
+    return true
+  }
+
+  /** Doubt ended some other way (a standard integration's next prompt). */
+  clearDoubt(): void {
+    this.doubtAt = null
   }
 
   /** Doubt arose now: only a prompt newer than every one seen so far verifies the shell again. */

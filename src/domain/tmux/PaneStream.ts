@@ -26,7 +26,7 @@ import {
 } from "../Osc133.js"
 import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
 import { MarkLedger } from "./MarkLedger.js"
-import { type RenderedLines, TextRender } from "./TextRender.js"
+import { type RenderedLines, TextRender, unrenderedNote } from "./TextRender.js"
 
 /** The letter of the last counted mark, null when none was seen since watching started. */
 export type LastMark = "A" | "B" | "C" | "D" | null
@@ -255,17 +255,15 @@ export class PaneStream implements VtSink {
   }
 
   stringStart(kind: StringKind): void {
-    // Only a verified mark may follow the prompt; any other string may hide what was typed.
-    if (kind !== "OSC" && this.last === "B") this.echoed = true
+    // Only a verified mark may follow the prompt (counting it clears this again); any other string
+    // may hide what was typed.
+    if (this.last === "B") this.echoed = true
   }
 
   abandoned(kind: StringKind, reason: "too_long" | "timed_out", length: number): void {
     const why = reason === "timed_out" ? "was not ended within 5 s" : `ran past ${length} characters`
     this.doubt(`its output opened an escape string (${kind}) that ${why}, so what it showed is uncertain`)
-    if (this.capturing)
-      this.render.note(
-        `[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`
-      )
+    if (this.capturing) this.render.note(unrenderedNote(kind, length))
   }
 
   osc(ident: number, payload: string): boolean {
@@ -278,10 +276,7 @@ export class PaneStream implements VtSink {
       const report = parseOsc1337(payload)
       if (report?._tag === "RemoteHost") this.host = { user: report.user, host: report.host }
     }
-    if (ident !== 133) {
-      if (this.last === "B") this.echoed = true
-      return false
-    }
+    if (ident !== 133) return false
     if (!this.tokensRead || this.needsRefresh(osc133Token(payload), payload)) {
       this.blocked = { payload, token: osc133Token(payload) }
       return true
@@ -346,19 +341,20 @@ export class PaneStream implements VtSink {
         )
         return
       }
-      const verdict = this.ledger.check(key, seq, letter)
-      if (verdict === "replay") {
+      if (this.ledger.isReplay(key, seq, letter)) {
         this.doubt("its output replayed shell-integration marks of an earlier prompt")
         return
       }
-      if (letter === "B" && this.doubtReason !== null && verdict === "new") this.doubtReason = null
-      this.ledger.record(key, seq, letter)
+      if (this.ledger.record(key, seq, letter)) this.doubtReason = null
       this.lastShell = announcement
       this.mark(mark)
       return
     }
     if (this.announced.size > 0) return
-    if (letter === "B") this.doubtReason = null
+    if (letter === "B") {
+      this.doubtReason = null
+      this.ledger.clearDoubt()
+    }
     this.lastShell = null
     this.mark(mark)
   }

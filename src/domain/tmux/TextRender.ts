@@ -193,6 +193,10 @@ export class TextRender {
   }
 }
 
+/** The line the rendered output gets where an escape string was abandoned unterminated. */
+export const unrenderedNote = (kind: string, length: number): string =>
+  `[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`
+
 /** The rendered text of a whole stream given in chunks (escapes parsed as in a pane's stream). */
 export const renderText = (chunks: Iterable<string>, bounds: ReadBounds = CAPTURE_BOUNDS): RenderedLines => {
   const render = new TextRender(bounds)
@@ -203,8 +207,7 @@ export const renderText = (chunks: Iterable<string>, bounds: ReadBounds = CAPTUR
     csi: (params, final) => render.csi(params, final),
     osc: () => false,
     stringStart: () => {},
-    abandoned: (kind, _reason, length) =>
-      render.note(`[TermPilot: an unterminated ${kind} escape string of ${length} characters is not shown]`)
+    abandoned: (kind, _reason, length) => render.note(unrenderedNote(kind, length))
   }
   for (const chunk of chunks) parser.write(chunk, sink)
   return render.result()
