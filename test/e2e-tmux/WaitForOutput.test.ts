@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
+import { waitUntil } from "../support/tmuxWorld/Recorder.js"
 import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
 import {
   expectCancelStopsQuickly,
@@ -30,7 +31,15 @@ beforeAll(async () => {
   rig = await openTmuxRig({ auditPath })
   waits = {
     mcp: rig.mcp,
-    nothingSent: (action) => expectNothingReached(rig.worlds, action, "wait_for_output")
+    nothingSent: (action) => expectNothingReached(rig.worlds, action, "wait_for_output"),
+    typed: async (sessionId, command) => {
+      const ids = await Promise.all(rig.world.panes.map((p) => rig.world.sessionId(p)))
+      const pane = rig.world.panes[ids.indexOf(sessionId)]
+      if (pane === undefined) throw new Error(`no pane for ${sessionId}`)
+      await waitUntil(`${sessionId} to receive what TermPilot typed`, () =>
+        pane.files.recorder.textSince(0).endsWith(`${command}\r`)
+      )
+    }
   }
 })
 

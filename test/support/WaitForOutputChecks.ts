@@ -39,6 +39,12 @@ export interface WaitRig {
   readonly mcp: McpHarness
   /** Runs `action` and proves, from what the terminal received, that nothing reached it meanwhile. */
   readonly nothingSent: <A>(action: () => Promise<A>) => Promise<A>
+  /**
+   * Resolves once `command` and Enter, which TermPilot answered `submitted` for, have reached the
+   * session's terminal (so they are not taken for bytes sent during the wait); absent where the
+   * send is recorded before the answer.
+   */
+  readonly typed?: (sessionId: string, command: string) => Promise<void>
 }
 
 export const waitForOutput = async (mcp: McpHarness, args: Record<string, unknown>) => {
@@ -49,9 +55,10 @@ export const waitForOutput = async (mcp: McpHarness, args: Record<string, unknow
 }
 
 /** Starts `command` with run_command (not waiting) and returns its request_id. */
-const start = async (mcp: McpHarness, sessionId: string, command: string): Promise<string> => {
-  const sent = await runCommand(mcp, { session_id: sessionId, command, wait_for_completion: false })
+const start = async (rig: WaitRig, sessionId: string, command: string): Promise<string> => {
+  const sent = await runCommand(rig.mcp, { session_id: sessionId, command, wait_for_completion: false })
   expect(sent.data, JSON.stringify(sent.data)).toMatchObject({ status: "submitted", sent: true })
+  await rig.typed?.(sessionId, command)
   return sent.data.request_id
 }
 
@@ -63,7 +70,7 @@ const stop = async (mcp: McpHarness, requestId: string) => {
 
 export const expectMatchedAfterTwoSeconds = async (rig: WaitRig, sessionId: string) => {
   // $((6*7)): the echoed command line itself never contains the pattern.
-  const requestId = await start(rig.mcp, sessionId, "sleep 2; echo READY-$((6*7)) on port 8080; sleep 30")
+  const requestId = await start(rig, sessionId, "sleep 2; echo READY-$((6*7)) on port 8080; sleep 30")
   const { data, tookMs } = await rig.nothingSent(() =>
     waitForOutput(rig.mcp, { session_id: sessionId, pattern: "READY-42", timeout_seconds: 20 })
   )
@@ -80,7 +87,7 @@ export const expectMatchedAfterTwoSeconds = async (rig: WaitRig, sessionId: stri
 export const expectQuietAfterBurst = async (rig: WaitRig, sessionId: string) => {
   // Ten lines over about a second, starting 0.5 s in, then nothing.
   const requestId = await start(
-    rig.mcp,
+    rig,
     sessionId,
     "sleep 0.5; for i in $(seq 1 10); do echo burst-$i; sleep 0.1; done; sleep 30"
   )
@@ -97,7 +104,7 @@ export const expectQuietAfterBurst = async (rig: WaitRig, sessionId: string) => 
 }
 
 export const expectCommandEnded = async (rig: WaitRig, sessionId: string) => {
-  const requestId = await start(rig.mcp, sessionId, "sleep 1.5; echo finishing; (exit 3)")
+  const requestId = await start(rig, sessionId, "sleep 1.5; echo finishing; (exit 3)")
   const { data } = await rig.nothingSent(() =>
     waitForOutput(rig.mcp, { session_id: sessionId, pattern: "never-printed", timeout_seconds: 20 })
   )
@@ -112,7 +119,7 @@ const audited = (auditPath: string, tool: string) =>
   auditLines(auditPath).filter((line) => line.tool === tool)
 
 export const expectCancelStopsQuickly = async (rig: WaitRig, sessionId: string, auditPath: string) => {
-  const requestId = await start(rig.mcp, sessionId, "sleep 30")
+  const requestId = await start(rig, sessionId, "sleep 30")
   const before = audited(auditPath, "wait_for_output").length
   await rig.nothingSent(async () => {
     const abort = new AbortController()
@@ -148,7 +155,7 @@ export const expectCancelStopsQuickly = async (rig: WaitRig, sessionId: string, 
 export const expectPathologicalPatternBounded = async (rig: WaitRig, sessionId: string) => {
   const from = (await readTerminal(rig.mcp, { session_id: sessionId, max_lines: 1 })).data.cursor
   // 60 a's then b: (a+)+$ tries 2^60 ways on a backtracking engine; the line does not match.
-  const requestId = await start(rig.mcp, sessionId, "sleep 0.5; printf '%060d' 0 | tr 0 a; echo b; sleep 30")
+  const requestId = await start(rig, sessionId, "sleep 0.5; printf '%060d' 0 | tr 0 a; echo b; sleep 30")
   const line = `${"a".repeat(60)}b`
   const { data, tookMs } = await rig.nothingSent(() =>
     waitForOutput(rig.mcp, { session_id: sessionId, pattern: "(a+)+$", regex: true, timeout_seconds: 3 })

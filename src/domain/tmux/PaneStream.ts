@@ -254,7 +254,7 @@ export class PaneStream implements VtSink {
     if (this.capturing) this.render.csi(params, final)
   }
 
-  stringStart(kind: StringKind): void {
+  stringStart(): void {
     // Only a verified mark may follow the prompt (counting it clears this again); any other string
     // may hide what was typed.
     if (this.last === "B") this.echoed = true
