@@ -77,14 +77,12 @@ describe("wait_for_output on tmux", () => {
   it("a program the person started in the pane: its line matches, and its end is seen", async () => {
     const pane = await rig.pane()
     // Typed by the person (the test through tmux), not by TermPilot.
-    await rig.world.tmux(
-      "send-keys",
-      "-t",
-      pane.paneId,
-      "-l",
-      "sleep 1; echo server listening on :$((4000+80)); sleep 1; (exit 7)"
-    )
+    const command = "sleep 1; echo server listening on :$((4000+80)); sleep 1; (exit 7)"
+    await rig.world.tmux("send-keys", "-t", pane.paneId, "-l", command)
     await rig.world.tmux("send-keys", "-t", pane.paneId, "Enter")
+    // The person's own keys must have reached the pane before the recorders are marked, or
+    // their Enter, arriving late under load, would read as something the wait sent.
+    await waits.typed(pane.id, command)
     const matched = await waits.nothingSent(() =>
       waitForOutput(rig.mcp, { session_id: pane.id, pattern: "listening on :4080", timeout_seconds: 20 })
     )
