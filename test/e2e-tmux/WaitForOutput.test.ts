@@ -25,6 +25,16 @@ let dir: string
 let auditPath: string
 let waits: WaitRig
 
+/** Waits until the pane of `sessionId` received `command` and Enter (typed by TermPilot or the person). */
+const keysArrived = async (sessionId: string, command: string): Promise<void> => {
+  const ids = await Promise.all(rig.world.panes.map((p) => rig.world.sessionId(p)))
+  const pane = rig.world.panes[ids.indexOf(sessionId)]
+  if (pane === undefined) throw new Error(`no pane for ${sessionId}`)
+  await waitUntil(`${sessionId} to receive ${JSON.stringify(command)} and Enter`, () =>
+    pane.files.recorder.textSince(0).endsWith(`${command}\r`)
+  )
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tp-wait-tmux-"))
   auditPath = join(dir, "audit.jsonl")
@@ -32,14 +42,7 @@ beforeAll(async () => {
   waits = {
     mcp: rig.mcp,
     nothingSent: (action) => expectNothingReached(rig.worlds, action, "wait_for_output"),
-    typed: async (sessionId, command) => {
-      const ids = await Promise.all(rig.world.panes.map((p) => rig.world.sessionId(p)))
-      const pane = rig.world.panes[ids.indexOf(sessionId)]
-      if (pane === undefined) throw new Error(`no pane for ${sessionId}`)
-      await waitUntil(`${sessionId} to receive what TermPilot typed`, () =>
-        pane.files.recorder.textSince(0).endsWith(`${command}\r`)
-      )
-    }
+    typed: keysArrived
   }
 })
 
@@ -82,7 +85,7 @@ describe("wait_for_output on tmux", () => {
     await rig.world.tmux("send-keys", "-t", pane.paneId, "Enter")
     // The person's own keys must have reached the pane before the recorders are marked, or
     // their Enter, arriving late under load, would read as something the wait sent.
-    await waits.typed(pane.id, command)
+    await keysArrived(pane.id, command)
     const matched = await waits.nothingSent(() =>
       waitForOutput(rig.mcp, { session_id: pane.id, pattern: "listening on :4080", timeout_seconds: 20 })
     )
