@@ -4,7 +4,8 @@
  * `$LC_TERMPILOT`, which the pane's snippet exports and ssh forwards), every 133 mark carrying
  * `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md, "Marks" and "Nested shells").
  * No fork per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1;
- * the last hook writes the next prompt's number into them.
+ * the last hook writes the next prompt's number into them, and records the prompt it is about to draw
+ * (token, number, expanded prompt) in a file of its own for a TermPilot started later (EarlierPrompt.ts).
  */
 import { script } from "./ScriptText.js"
 
@@ -18,7 +19,10 @@ export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4.
 # @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
 # under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
-# sha256 of "<secret>:<shell id>", so its marks never show the secret.
+# sha256 of "<secret>:<shell id>", so its marks never show the secret. Before each prompt a shell in
+# tmux records its token, the prompt's number and the prompt as it will show in
+# \${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID/<its pid>, so a TermPilot started later can
+# prove the prompt idle without a keypress.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -35,11 +39,15 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     fi
     printf -v "$1" '%s' "$__h"
   }
-  __tp_announce=
+  __tp_announce= __tp_rec=
   if [[ -n \${TMUX-} && -n \${TMUX_PANE-} ]]; then
     __tp_hex __tp_token
     __tp_tag="tp=$__tp_token"
     __tp_announce=" $__tp_token:$$"
+    # Where each prompt is recorded for a TermPilot started later: a directory of ours only.
+    __tp_rec=\${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID
+    [[ -e $__tp_rec || -L $__tp_rec ]] || command mkdir -m 700 -- "$__tp_rec" 2>/dev/null
+    [[ -d $__tp_rec && ! -L $__tp_rec && -O $__tp_rec ]] && __tp_rec+=/$$ || __tp_rec=
     if [[ \${LC_TERMPILOT-} != "$TMUX_PANE:"* ]]; then
       __tp_hex __tp_secret
       export LC_TERMPILOT="$TMUX_PANE:$__tp_secret"
@@ -128,6 +136,16 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
       s=$head\${rest#*'\a\]'}
     done
     PS1=$__tp_a$s$__tp_b
+    __tp_record "$s"
+  }
+
+  # The prompt about to be drawn, for a TermPilot started later: the token, its number and the
+  # prompt as it will show (left out when expanding it would run a command). No fork.
+  __tp_record() {
+    [[ -n $__tp_rec ]] || return 0
+    local shown=
+    [[ $1 == *'$('* || $1 == *'\`'* ]] || shown=\${1@P}
+    { printf 'tp1\0%s\0%s\0%s\0\0' "$__tp_token" "$__tp_n" "$shown" >| "$__tp_rec"; } 2>/dev/null
   }
 
   # PROMPT_COMMAND (a string, or an array on bash >= 5.1) with our hooks first and last.

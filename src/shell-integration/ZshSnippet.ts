@@ -5,7 +5,8 @@
  * prompt: D and OSC 7 from the first precmd hook, C from the last preexec hook, A/B in PS1 (and B again
  * at the end of a non-empty RPROMPT), renumbered by the last precmd hook. zsh draws its PROMPT_SP
  * end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output before D: the
- * snippet turns the option off and draws the same bytes itself right after D.
+ * snippet turns the option off and draws the same bytes itself right after D. The last precmd hook
+ * also records the prompt about to be drawn for a TermPilot started later (EarlierPrompt.ts).
  */
 import { script } from "./ScriptText.js"
 
@@ -19,7 +20,10 @@ export const zshSnippet = script`# TermPilot shell integration for zsh 5.x. Sour
 # @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
 # under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
-# sha256 of "<secret>:<shell id>", so its marks never show the secret.
+# sha256 of "<secret>:<shell id>", so its marks never show the secret. Before each prompt a shell in
+# tmux records its token, the prompt's number and the prompts as they will show in
+# \${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID/<its pid>, so a TermPilot started later can
+# prove the prompt idle without a keypress.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -34,11 +38,15 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     fi
     typeset -g "$1=$h"
   }
-  typeset -g __tp_token= __tp_tag= __tp_announce=
+  typeset -g __tp_token= __tp_tag= __tp_announce= __tp_rec=
   if [[ -n \${TMUX-} && -n \${TMUX_PANE-} ]]; then
     __tp_hex __tp_token
     __tp_tag="tp=$__tp_token"
     __tp_announce=" $__tp_token:$$"
+    # Where each prompt is recorded for a TermPilot started later: a directory of ours only.
+    __tp_rec=\${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID
+    [[ -e $__tp_rec || -L $__tp_rec ]] || command mkdir -m 700 -- $__tp_rec 2>/dev/null
+    if [[ -d $__tp_rec && ! -L $__tp_rec && -O $__tp_rec ]]; then __tp_rec+=/$$; else __tp_rec=; fi
     if [[ \${LC_TERMPILOT-} != "$TMUX_PANE:"* ]]; then
       __tp_hex __tp_secret
       export LC_TERMPILOT="$TMUX_PANE:$__tp_secret"
@@ -103,6 +111,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
       unsetopt prompt_sp
     fi
     __tp_check
+    __tp_record
     return ec
   }
 
@@ -117,6 +126,21 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     [[ -z $RPROMPT || $RPROMPT == *\${__tp_b} ]] || __tp_rewrap RPROMPT
     [[ \${precmd_functions[1]} == __tp_precmd && \${precmd_functions[-1]} == __tp_prompt &&
        \${preexec_functions[-1]} == __tp_preexec ]] || __tp_hook
+  }
+
+  # The prompt about to be drawn, for a TermPilot started later: the token, its number and both
+  # prompts as they will show (left out when expanding them would run a command). No fork. Called
+  # before any emulate -L, so the person's prompt options apply.
+  __tp_record() {
+    [[ -n $__tp_rec ]] || return 0
+    local p=\${PS1#"$__tp_a"} r=\${RPROMPT-} shown= rshown=
+    p=\${p%"$__tp_b"} r=\${r%"$__tp_b"}
+    if [[ ! -o prompt_subst ]]; then
+      shown=\${(%)p} rshown=\${(%)r}
+    elif [[ $p$r != *'$('* && $p$r != *'\`'* ]]; then
+      shown=\${(%)\${(e)p}} rshown=\${(%)\${(e)r}}
+    fi
+    { printf 'tp1\0%s\0%s\0%s\0%s\0' $__tp_token $__tp_n "$shown" "$rshown" >| $__tp_rec } 2>/dev/null
   }
 
   # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.

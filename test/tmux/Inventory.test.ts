@@ -73,8 +73,9 @@ describe("tmux inventory", () => {
     expect(expectPane(one, panes.c!).tab_title).toBe("second | window")
     expect(expectPane(one, panes.d!).window_title).toBe("beta gamma")
     expectPane(two, panes.e!)
-    // Drawn before anything watched: the pane announced a token, so its state is unknown, not ready.
-    for (const s of all) expect(s.execution_readiness).toBe("unknown")
+    // Drawn before anything watched, idle, nothing typed: proved from the snippet's prompt record
+    // and the screen (EarlierPrompt.ts), so ready with no keypress.
+    for (const s of all) expect(s.execution_readiness).toBe("ready")
     expect(await run(Effect.flip(backend.terminal.currentSession))).toMatchObject({
       code: "no_current_session"
     })

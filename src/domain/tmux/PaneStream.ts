@@ -101,6 +101,9 @@ export class PaneStream implements VtSink {
   private location: { path: string; host: string | null } | null = null
   private host: { user: string | null; host: string } | null = null
 
+  /** Bytes fed so far (a change means the pane wrote something). */
+  private bytesFed = 0
+
   /** Whether the pane's announced tokens were ever read; until then no mark is trusted unchecked. */
   private tokensRead: boolean
 
@@ -169,12 +172,51 @@ export class PaneStream implements VtSink {
 
   /** Bytes the pane wrote; `now` (ms) applies tmux's timer on unterminated strings. */
   feed(bytes: Uint8Array, now?: number): StreamStep {
+    this.bytesFed += bytes.length
     const text = this.decoder.decode(bytes, { stream: true })
     if (this.blocked !== null) {
       this.backlog.push(text)
       return { events: [], needTokens: false }
     }
     return this.run(text, now)
+  }
+
+  /** How many bytes the pane has written since it was first seen. */
+  get fed(): number {
+    return this.bytesFed
+  }
+
+  /**
+   * Whether the stream has nothing of its own to say yet: no mark counted, no doubt, no sequence
+   * or string open, nothing held (the state in which a prompt drawn earlier may be adopted).
+   */
+  get untouched(): boolean {
+    return (
+      this.last === null &&
+      this.doubtReason === null &&
+      this.blocked === null &&
+      this.parser.inGround &&
+      this.tokensRead
+    )
+  }
+
+  /**
+   * Takes the shell that announced `token` to be at the prompt numbered `seq`, drawn before the
+   * pane was watched, with nothing typed at it or (`typed`) with text typed (proved outside the
+   * stream: EarlierPrompt.ts), as if its A and B, and that text, had been seen. Changes nothing
+   * unless the stream is untouched and `token` is a shell's own announced token.
+   */
+  adopt(token: string, seq: number, typed: boolean): StreamStep {
+    const shell = this.announced.get(token)
+    if (!this.untouched || shell === undefined || shell.nested) return { events: [], needTokens: false }
+    this.events = []
+    this.ledger.record(token, seq, "A")
+    this.ledger.record(token, seq, "B")
+    this.lastShell = shell
+    this.mark({ _tag: "PromptStart" })
+    this.mark({ _tag: "CommandLineStart" })
+    this.echoed = typed
+    return { events: this.events, needTokens: false }
   }
 
   /** The `@termpilot_tokens` entries known now. */

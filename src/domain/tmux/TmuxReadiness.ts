@@ -31,8 +31,11 @@ export const paneReadiness = (
   evidence: Evidence = NO_EVIDENCE
 ): Readiness => {
   if (interactiveReason(flags) !== null) return "interactive"
-  if (stream.lastMark === null && stream.doubt === null)
-    return flags.tokens.length > 0 ? "unknown" : "shell_integration_required"
+  if (stream.lastMark === null && stream.doubt === null) {
+    if (flags.tokens.length === 0) return "shell_integration_required"
+    // A program (not a shell or a transport to one) already ran there when watching began.
+    return !inFlight && evidence.foreground === false && evidence.transport === null ? "busy" : "unknown"
+  }
   if (inFlight) return "busy"
   if (!streaming) return "unknown"
   if (stream.held || stream.doubt !== null || stream.openString !== null) return "unknown"
@@ -62,6 +65,8 @@ export const refusalReason = (
     if (stream.openString !== null)
       return `its output is inside an escape string (${stream.openString}) that has not ended, so what it shows cannot be verified`
   }
+  if (readiness === "busy" && stream?.lastMark === null && evidence.foreground === false)
+    return "a program that was already running when TermPilot began watching it holds its terminal"
   if (readiness === "busy" && stream?.lastMark === "B" && evidence.foreground === false)
     return stream.nestedUnder !== null
       ? "no program that carries a shell (ssh, a container exec, sudo) holds its terminal, so the nested prompt it shows is not verified"
@@ -75,7 +80,7 @@ export const refusalReason = (
       return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh; fish is not supported)"
     case "unknown":
       return flags.tokens.length > 0
-        ? "its prompt was drawn before TermPilot started watching; press Enter in the pane once"
+        ? 'its prompt was drawn before TermPilot started watching, and TermPilot could not prove it is idle with nothing typed (README, "Prompts drawn before TermPilot started"); press Enter in the pane once'
         : "its prompt is being drawn"
     case "busy":
       return "it is running a command"

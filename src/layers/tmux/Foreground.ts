@@ -7,7 +7,7 @@
  * pane whose command runs; and the chain of programs a prompt is reached through (`via`). Null where
  * it cannot be read: no /proc (macOS), or the pane's processes are not visible from here.
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 const hasProc = existsSync("/proc/self/stat")
 
@@ -45,6 +45,7 @@ interface Stat {
   readonly state: string
   readonly ppid: number
   readonly pgrp: number
+  readonly ttyNr: number
   readonly tpgid: number
 }
 
@@ -64,6 +65,7 @@ const statOf = (pid: number): Stat | null => {
     state: fields[0] ?? "",
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
+    ttyNr: Number(fields[4]),
     tpgid: Number(fields[5])
   }
 }
@@ -95,6 +97,31 @@ export const shellHoldsForeground = (shellPid: number | null, panePid: number | 
   const stat = statOf(shellPid ?? panePid)
   if (stat === null || stat.state === "Z") return false
   return stat.tpgid > 0 && stat.tpgid === stat.pgrp
+}
+
+/** Processes looked at, at most, for `aloneOnTerminal`. */
+const MAX_PROCESSES = 65_536
+
+/**
+ * Whether `shellPid` is the only process on its terminal: no job in the background, nothing it
+ * started still there (any of them could write to the terminal unseen). Null when /proc cannot tell.
+ */
+export const aloneOnTerminal = (shellPid: number, panePid: number | null): boolean | null => {
+  if (!visible(panePid)) return null
+  const shell = statOf(shellPid)
+  if (shell === null || shell.ttyNr === 0) return null
+  let pids: ReadonlyArray<string>
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name))
+  } catch {
+    return null
+  }
+  if (pids.length > MAX_PROCESSES) return null
+  for (const name of pids) {
+    const pid = Number(name)
+    if (pid !== shellPid && statOf(pid)?.ttyNr === shell.ttyNr) return false
+  }
+  return true
 }
 
 /** The foreground program of `shellPid`'s terminal when it is another program, with its chain from that shell. */

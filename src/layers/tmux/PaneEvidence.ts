@@ -1,7 +1,8 @@
 /**
  * PaneEvidence — what /proc says about a tracked pane, gathered only when the mark stream leaves a
  * verdict open: at a verified prompt, whether its shell (or, for a nested shell without tmux, a
- * transport such as ssh) holds the terminal; while the pane's shell runs something, whether that is
+ * transport such as ssh) holds the terminal; before any mark, whether a program started earlier
+ * holds it; while the pane's shell runs something, whether that is
  * a transport or shell that opened a prompt without TermPilot's integration; and `via`.
  */
 import type { PaneFlags } from "../../domain/tmux/PaneFormat.js"
@@ -14,7 +15,14 @@ import {
   transportHoldsForeground
 } from "./Foreground.js"
 
-export const evidenceOf = (facts: StreamFacts, flags: PaneFlags): Evidence => {
+export const evidenceOf = (facts: StreamFacts, flags: PaneFlags, rootPid: number | null): Evidence => {
+  if (facts.lastMark === null && facts.doubt === null && rootPid !== null) {
+    // Before any mark: a program that was already running when watching began holds the terminal,
+    // unless it carries a person to another shell (that shell's prompt may come with marks).
+    const foreground = shellHoldsForeground(rootPid, flags.panePid)
+    const program = foreground === false ? foregroundProgram(rootPid, flags.panePid) : null
+    return { foreground, transport: program !== null && TRANSPORTS.has(program.name) ? program.name : null }
+  }
   if (facts.lastMark === "B") {
     const foreground =
       facts.nestedUnder !== null

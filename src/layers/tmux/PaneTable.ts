@@ -25,6 +25,8 @@ export interface PaneEntry {
   inFlight: boolean
   ended: boolean
   fetchingTokens: boolean
+  /** When a prompt drawn before watching was last tried (EarlierPrompt.ts), ms; 0 never. */
+  triedEarlier: number
 }
 
 /**
@@ -36,13 +38,13 @@ export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
   const facts = entry.stream.facts
   const streaming = entry.owner?.isOpen === true
   const verdict = paneReadiness(flags, facts, entry.inFlight, streaming)
-  if (verdict !== "ready" && verdict !== "busy") return verdict
+  if (verdict !== "ready" && verdict !== "busy" && verdict !== "unknown") return verdict
   return paneReadiness(flags, facts, entry.inFlight, streaming, entryEvidence(entry, flags))
 }
 
 /** What /proc says about the pane, beside its marks (PaneEvidence.ts). */
 export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
-  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags)
+  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
@@ -72,7 +74,8 @@ export class PaneTable {
         watchers: new Set(),
         inFlight: false,
         ended: false,
-        fetchingTokens: false
+        fetchingTokens: false,
+        triedEarlier: 0
       }
       this.entries.set(pane, entry)
     }
@@ -98,6 +101,11 @@ export class PaneTable {
   /** The pane's announced tokens, freshly read (a held stream resumes with them). */
   announce(entry: PaneEntry, tokens: ReadonlyArray<string>): void {
     if (!entry.stream.hasTokens(tokens)) this.deliver(entry, entry.stream.setTokens(tokens))
+  }
+
+  /** The shell announced with `token` is at prompt `seq`, drawn before watching, with text typed or not (EarlierPrompt.ts proved it). */
+  adopt(entry: PaneEntry, token: string, seq: number, typed: boolean): void {
+    this.deliver(entry, entry.stream.adopt(token, seq, typed))
   }
 
   /** The pane died or disappeared: its watchers learn it once. */

@@ -31,6 +31,7 @@ import { FLAG_FIELDS, type FlagRow, parseFields } from "../../domain/tmux/PaneFo
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { CursorPosition, ReadBounds, Snapshot } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
+import { proveEarlierPrompt } from "./EarlierPrompt.js"
 import { flagsOfPane, readinessOf } from "./PaneAccess.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
 import { flagsLine } from "./TmuxServer.js"
@@ -132,7 +133,9 @@ export const makeTmuxRead = (registry: TmuxRegistry) => {
     Effect.gen(function* () {
       const resolved = yield* registry.resolve(sessionId)
       const { server, pane } = resolved
-      let geometry = geometryOf(yield* flagsOfPane(resolved, sessionId))
+      const first = yield* flagsOfPane(resolved, sessionId)
+      yield* proveEarlierPrompt(server, pane, first)
+      let geometry = geometryOf(first)
       const client = yield* server.clientFor(pane)
       const maxLines = Math.max(0, Math.floor(bounds.maxLines))
 

@@ -21,6 +21,7 @@ import type {
   SessionInfo,
   Terminal
 } from "../../services/Terminal.js"
+import { proveEarlierPrompt } from "./EarlierPrompt.js"
 import {
   flagsOfPane,
   mayHaveReached,
@@ -89,6 +90,11 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     )
     const found = listed.flatMap((o) => (o._tag === "Some" ? [o.value] : []))
     const current = focusOf(found)
+    yield* Effect.forEach(
+      found.flatMap(({ server, rows }) => rows.map((row) => ({ server, row }))),
+      ({ server, row }) => proveEarlierPrompt(server, Number(row.pane_id.slice(1)), row),
+      { concurrency: "unbounded", discard: true }
+    )
     return found.flatMap(({ server, rows }) =>
       rows.map((row) => {
         const pane = Number(row.pane_id.slice(1))
@@ -115,7 +121,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const [described, clients] = yield* client.commands([paneLine(pane), LIST_CLIENTS_LINE])
       const row = described?.ok === true ? parseFields(PANE_FIELDS, described.lines[0] ?? "") : null
       if (row === null || row.pane_id !== `%${pane}`) return yield* sessionNotFound(sessionId)
-      noteTokens(server, pane, row)
+      yield* proveEarlierPrompt(server, pane, row)
       // is_current compares with every live server's human clients.
       const others = yield* Effect.forEach(
         (yield* registry.live).filter((s) => s !== server),
@@ -135,6 +141,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     Effect.gen(function* () {
       const resolved = yield* registry.resolve(sessionId)
       const row = yield* flagsOfPane(resolved, sessionId)
+      yield* proveEarlierPrompt(resolved.server, resolved.pane, row)
       return readinessOf(resolved.server, resolved.pane, row)
     })
 
@@ -149,10 +156,16 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       const { server, pane } = resolved
       yield* refuseOwnPane(ownPane, resolved, sessionId, "types")
+      const entry = server.panes.entry(pane)
+      if (entry.stream.untouched) {
+        // A prompt drawn before TermPilot watched: proved (or not) before the checks below, which
+        // read the flags again over the client that then streams the pane.
+        const first = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
+        yield* Effect.interruptible(proveEarlierPrompt(server, pane, first))
+      }
       const client = yield* Effect.interruptible(server.clientFor(pane))
       const row = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
       // The flag reply came after every byte the pane wrote before it: the stream state is current.
-      const entry = server.panes.entry(pane)
       // Only the client that streams the pane orders its reply after the pane's bytes.
       const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
       if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)

@@ -45,6 +45,8 @@ export interface TmuxRig {
 export interface TmuxRigOptions {
   /** How many tmux servers (worlds); 1 by default. */
   readonly servers?: number
+  /** Worlds already running (panes opened before TermPilot starts), instead of new ones. */
+  readonly worlds?: ReadonlyArray<TmuxWorld>
   /** Serve the fake iTerm2 too (backends iterm2 + tmux). */
   readonly withIterm2?: boolean
   readonly config?: Partial<TermPilotConfig>
@@ -92,7 +94,7 @@ export const settle = async (mcp: McpHarness, pane: RigPane, expected: string, t
 }
 
 export const openTmuxRig = async (options: TmuxRigOptions = {}): Promise<TmuxRig> => {
-  const worlds = Array.from({ length: options.servers ?? 1 }, () => TmuxWorld.create())
+  const worlds = options.worlds ?? Array.from({ length: options.servers ?? 1 }, () => TmuxWorld.create())
   const first = worlds[0]!
   // Anything that would look for a default tmux server finds the world's, never the machine's.
   process.env.TMUX_TMPDIR = first.tmuxTmpdir

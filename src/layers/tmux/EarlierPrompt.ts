@@ -1,0 +1,133 @@
+/**
+ * EarlierPrompt — a prompt drawn before TermPilot watched the pane, proved idle and empty without
+ * a keypress: the shell that announced a token holds its terminal's foreground and is the only
+ * process on it, the record its snippet wrote right before drawing its latest prompt (token,
+ * prompt number, the prompt as expanded; src/domain/tmux/PromptRecord.ts) is there, and the pane
+ * shows exactly that prompt at the cursor with nothing after it, read over the client that streams
+ * the pane while the pane wrote nothing. Then the stream takes that prompt as seen (with the text
+ * typed after it, when the row shows more than the prompt: never ready). Anything short
+ * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once").
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { parseAnnouncement } from "../../domain/Osc133.js"
+import { type FlagRow, flagsOf, interactiveReason, tokensOf } from "../../domain/tmux/PaneFormat.js"
+import {
+  MAX_RECORD_BYTES,
+  type PromptRecord,
+  parsePromptRecord,
+  promptShown
+} from "../../domain/tmux/PromptRecord.js"
+import { aloneOnTerminal, shellHoldsForeground } from "./Foreground.js"
+import type { TmuxServer } from "./TmuxServer.js"
+
+/** How long after a failed proof a pane is not tried again. */
+const RETRY_MS = 1_000
+
+/** The shell's environment at its start (its /proc environ), or null. */
+const environOf = (pid: number): ReadonlyMap<string, string> | null => {
+  try {
+    const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+    return new Map(
+      entries.flatMap((e) => {
+        const eq = e.indexOf("=")
+        return eq > 0 ? [[e.slice(0, eq), e.slice(eq + 1)] as const] : []
+      })
+    )
+  } catch {
+    return null
+  }
+}
+
+const uid = typeof process.getuid === "function" ? process.getuid() : -1
+
+/**
+ * The directory the snippet writes its records to, as it chose it from its environment:
+ * `${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/termpilot-$UID` (a file per shell pid), trusted only as our own directory that no
+ * one else may enter.
+ */
+const recordDir = (pid: number): string | null => {
+  const env = environOf(pid)
+  if (env === null || uid < 0) return null
+  const dir = join(env.get("XDG_RUNTIME_DIR") || env.get("TMPDIR") || "/tmp", `termpilot-${uid}`)
+  try {
+    const stat = lstatSync(dir)
+    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0 ? dir : null
+  } catch {
+    return null
+  }
+}
+
+/** The record of the shell `pid` announced with `token`: a regular file of ours, bounded, never a FIFO or a link. */
+export const readPromptRecord = (pid: number, token: string): PromptRecord | null => {
+  const dir = recordDir(pid)
+  if (dir === null) return null
+  let fd: number
+  try {
+    fd = openSync(join(dir, String(pid)), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
+  } catch {
+    return null
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (!stat.isFile() || stat.uid !== uid || stat.size > MAX_RECORD_BYTES) return null
+    const buffer = Buffer.alloc(MAX_RECORD_BYTES + 1)
+    const length = readSync(fd, buffer, 0, buffer.length, 0)
+    if (length > MAX_RECORD_BYTES) return null
+    const record = parsePromptRecord(buffer.toString("utf8", 0, length))
+    return record?.token === token ? record : null
+  } catch {
+    return null
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The pane's cursor column and row, and its visible rows. */
+const screenLines = (pane: number) => [
+  `display -p -t %${pane} '#{cursor_x} #{cursor_y}'`,
+  `capture-pane -p -t %${pane} -S 0 -E -`
+]
+
+/**
+ * Tries to prove the pane's prompt was drawn earlier and is idle with nothing typed; on success
+ * the pane's stream adopts it. Never fails: what cannot be proved leaves the pane as it was.
+ */
+export const proveEarlierPrompt = (server: TmuxServer, pane: number, row: FlagRow): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const entry = server.panes.entry(pane)
+    server.panes.announce(entry, tokensOf(row["@termpilot_tokens"]))
+    const flags = flagsOf(row)
+    const now = Date.now()
+    if (!entry.stream.untouched || entry.inFlight || now - entry.triedEarlier < RETRY_MS) return
+    if (interactiveReason(flags) !== null || flags.panePid === null) return
+    entry.triedEarlier = now
+    const shell = entry.stream.tokenList
+      .map(parseAnnouncement)
+      .find((a) => a !== null && !a.nested && a.pid !== null && shellHoldsForeground(a.pid, flags.panePid))
+    if (
+      shell === undefined ||
+      shell === null ||
+      shell.pid === null ||
+      aloneOnTerminal(shell.pid, flags.panePid) !== true
+    )
+      return
+    const record = readPromptRecord(shell.pid, shell.token)
+    if (record === null) return
+    // Only a client that streams the pane orders its replies after the pane's bytes.
+    const owner = entry.owner?.isOpen === true ? entry.owner : null
+    const client = owner ?? server.clients.get(row.session_id)
+    if (client === undefined || !client.isOpen) return
+    const fed = entry.stream.fed
+    const [cursor, capture] = yield* client.commands(screenLines(pane))
+    if (entry.stream.fed !== fed || !entry.stream.untouched || entry.inFlight) return
+    if (entry.owner !== null && entry.owner !== client && entry.owner.isOpen) return
+    const at = /^(\d+) (\d+)$/.exec(cursor?.ok === true ? (cursor.lines[0] ?? "") : "")
+    if (at === null || capture?.ok !== true) return
+    const screen = { cursorX: Number(at[1]), rows: capture.lines.slice(Number(at[2])) }
+    const shown = promptShown(record, screen)
+    if (shown === null) return
+    entry.owner = client
+    server.panes.adopt(entry, shell.token, record.seq, shown === "typed")
+  }).pipe(Effect.ignore)

@@ -1,0 +1,91 @@
+/**
+ * End to end over real tmux, bash and zsh: panes whose prompts were drawn before TermPilot
+ * started. An idle prompt is `ready` on the first list_sessions with no keypress (and takes a
+ * command); text typed but not entered, a program started earlier, a prompt that runs a command
+ * substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expectRejected, listSessions, runCommand } from "../support/E2eHelpers.js"
+import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
+import { waitUntil } from "../support/tmuxWorld/Recorder.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+
+let world: TmuxWorld
+let rig: TmuxRig
+const panes: Record<string, WorldPane> = {}
+const ids: Record<string, string> = {}
+let firstListing: ReadonlyMap<string, string>
+
+beforeAll(async () => {
+  world = TmuxWorld.create()
+  panes.bash = await world.newSession("main")
+  panes.zsh = await world.newWindow("main", { shell: "zsh" })
+  panes.typed = await world.newWindow("main")
+  panes.typedHome = await world.newWindow("main")
+  panes.program = await world.newWindow("main")
+  panes.substituted = await world.newWindow("main")
+  panes.vim = await world.newWindow("main")
+  await world.type(panes.typed, "echo half")
+  await world.waitForScreen(panes.typed, (s) => s.endsWith("tp$ echo half"))
+  // Typed, then the cursor moved back to the start of the line (C-a): the prompt looks bare up to the cursor.
+  await world.type(panes.typedHome, "echo home\u0001")
+  await world.waitForScreen(panes.typedHome, (s) => s.endsWith("tp$ echo home"))
+  await world.runAsUser(panes.program, "sleep 600", () => true)
+  await waitUntil("sleep to hold the terminal", () => panes.program!.files.foreground() === "sleep")
+  const substituted = "PS1='$(printf tp)$ '"
+  await world.runAsUser(panes.substituted, substituted, (s) => s.split("\n").length >= 2)
+  await world.runAsUser(panes.vim, "vim -u NONE -N", (s) => s.includes("~"))
+  await world.settled(panes.vim)
+  for (const [name, pane] of Object.entries(panes)) ids[name] = await world.sessionId(pane)
+  rig = await openTmuxRig({ worlds: [world] })
+  const all = await expectNothingReached([world], () => listSessions(rig.mcp), "the first list_sessions")
+  firstListing = new Map(all.map((s) => [s.session_id, s.execution_readiness]))
+})
+
+afterAll(async () => {
+  await rig?.close()
+})
+
+describe("prompts drawn before TermPilot started", () => {
+  it("an idle bash or zsh prompt is ready on the first list_sessions, with no keypress", () => {
+    expect(firstListing.get(ids.bash!)).toBe("ready")
+    expect(firstListing.get(ids.zsh!)).toBe("ready")
+  })
+
+  it("text typed but not entered, even with the cursor moved back to the prompt, is never ready", () => {
+    expect(firstListing.get(ids.typed!)).toBe("input_pending")
+    expect(firstListing.get(ids.typedHome!)).toBe("input_pending")
+  })
+
+  it("a program started before is busy, vim interactive, a prompt it cannot expand unknown", () => {
+    expect(firstListing.get(ids.program!)).toBe("busy")
+    expect(firstListing.get(ids.vim!)).toBe("interactive")
+    expect(firstListing.get(ids.substituted!)).toBe("unknown")
+  })
+
+  it("every pane that is not ready refuses run_command, and not one byte reaches any pane", async () => {
+    for (const name of ["typed", "typedHome", "program", "substituted", "vim"]) {
+      const ran = await expectNothingReached(
+        [world],
+        () => runCommand(rig.mcp, { session_id: ids[name], command: "echo should-not-run" }),
+        `run_command in ${name}`
+      )
+      expectRejected(ran, "session_not_ready")
+    }
+    expect(await world.screen(panes.typed!)).toMatch(/tp\$ echo half$/)
+    for (const pane of Object.values(panes))
+      expect(pane.files.executed()).not.toContain("echo should-not-run")
+  })
+
+  it("the idle prompts take a command: its output and exit code come back", async () => {
+    for (const name of ["bash", "zsh"]) {
+      const ran = await runCommand(rig.mcp, {
+        session_id: ids[name],
+        command: "echo first-$((40+2)); (exit 3)"
+      })
+      expect(ran.isError, JSON.stringify(ran.data)).toBe(false)
+      expect(ran.data).toMatchObject({ status: "completed", exit_code: 3, output: "first-42" })
+    }
+  })
+})

@@ -1,0 +1,115 @@
+/**
+ * Prompts drawn before TermPilot watched, pure: the snippet's record is read exactly or not at
+ * all; the screen proves a bare prompt only when the cursor's row is that prompt and nothing else
+ * (a right prompt aside), text after it is `typed`, anything else proves nothing; a stream adopts
+ * such a prompt only while it has seen nothing of its own, and the marks after it keep moving
+ * forward (an older one is still a replay).
+ */
+import { describe, expect, it } from "vitest"
+import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
+import {
+  cellWidth,
+  lastVisibleLine,
+  type PromptRecord,
+  parsePromptRecord,
+  promptShown
+} from "../../src/domain/tmux/PromptRecord.js"
+import { paneReadiness } from "../../src/domain/tmux/TmuxReadiness.js"
+import { TOK } from "../support/tmux/Marks.js"
+import { idleFlags } from "../support/tmux/PaneFixtures.js"
+
+const record = (prompt: string, rprompt = ""): PromptRecord => ({ token: TOK, seq: 7, prompt, rprompt })
+const enc = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
+const announced = [`${TOK}:4242`]
+
+describe("the prompt record", () => {
+  it("is read only in its exact form", () => {
+    expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp$ \0\0`)).toEqual(record("tp$ "))
+    expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp$ \0[r]\0`)).toEqual(record("tp$ ", "[r]"))
+    expect(parsePromptRecord(`tp2\0${TOK}\x007\x00tp$ \0\0`)).toBeNull()
+    expect(parsePromptRecord(`tp1\0${TOK}\x00seven\0tp$ \0\0`)).toBeNull()
+    expect(parsePromptRecord(`tp1\0not-hex\x007\x00tp$ \0\0`)).toBeNull()
+    // Cut short while the shell was writing it.
+    expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp`)).toBeNull()
+  })
+
+  it("shows the last line of the prompt, colours, titles and bash's markers dropped", () => {
+    expect(
+      lastVisibleLine("\u0001\x1b]0;title\x07\u0002user@host:~\n\u0001\x1b[1;32m\u0002$\u0001\x1b[0m\u0002 ")
+    ).toBe("$ ")
+    expect(lastVisibleLine("a\r\nb> ")).toBe("b> ")
+  })
+
+  it("proves nothing for a prompt that moves the cursor or overwrites itself", () => {
+    expect(lastVisibleLine("\x1b[2Ctp$ ")).toBeNull()
+    expect(lastVisibleLine("xx\rtp$ ")).toBeNull()
+    expect(lastVisibleLine("tp$ \x1bPunfinished")).toBeNull()
+  })
+
+  it("counts wide characters as two cells and combining marks as none", () => {
+    expect(cellWidth("日本$ ")).toBe(6)
+    expect(cellWidth("e\u0301$ ")).toBe(3)
+    expect(cellWidth("❯ ")).toBe(2)
+  })
+})
+
+describe("the screen against the record", () => {
+  it("a bare prompt: the row is the prompt, the cursor right after it, nothing below", () => {
+    expect(promptShown(record("tp$ "), { cursorX: 4, rows: ["tp$", "", ""] })).toBe("bare")
+    expect(promptShown(record("日本$ "), { cursorX: 6, rows: ["日本$"] })).toBe("bare")
+    expect(promptShown(record("tz% ", "[r]"), { cursorX: 4, rows: ["tz%        [r]", ""] })).toBe("bare")
+  })
+
+  it("text after the prompt, wherever the cursor is, is typed", () => {
+    expect(promptShown(record("tp$ "), { cursorX: 13, rows: ["tp$ echo half"] })).toBe("typed")
+    expect(promptShown(record("tp$ "), { cursorX: 4, rows: ["tp$ echo home"] })).toBe("typed")
+    expect(promptShown(record("tz% ", "[r]"), { cursorX: 8, rows: ["tz% ls -l  [r]"] })).toBe("typed")
+  })
+
+  it("anything else proves nothing", () => {
+    // The cursor is not where the prompt ends (typed spaces), or a row below shows something.
+    expect(promptShown(record("tp$ "), { cursorX: 6, rows: ["tp$"] })).toBeNull()
+    expect(promptShown(record("tp$ "), { cursorX: 4, rows: ["tp$", "(reverse-i-search)"] })).toBeNull()
+    // Another prompt (PS2), another program's line, a prompt that shows nothing.
+    expect(promptShown(record("tp$ "), { cursorX: 2, rows: ["> "] })).toBeNull()
+    expect(promptShown(record("tp$ "), { cursorX: 0, rows: [""] })).toBeNull()
+    expect(promptShown(record(""), { cursorX: 0, rows: [""] })).toBeNull()
+    expect(promptShown(record("\x1b[31m\x1b[0m"), { cursorX: 0, rows: [""] })).toBeNull()
+  })
+})
+
+describe("a stream adopting a prompt drawn before it watched", () => {
+  const flags = idleFlags(announced)
+
+  it("is ready at it, takes the marks that follow it, and still refuses an older one", () => {
+    const s = new PaneStream(announced)
+    s.record = true
+    s.adopt(TOK, 7, false)
+    expect(paneReadiness(flags, s.facts, false)).toBe("ready")
+    expect(s.facts.shellPid).toBe(4242)
+    s.feed(enc(`ls\r\n\x1b]133;C;tp=${TOK};n=7\x07out\r\n\x1b]133;D;0;tp=${TOK};n=7\x07`))
+    expect(s.output(s.facts.promptId!)?.lines).toEqual(["out"])
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=6\x07$ \x1b]133;B;tp=${TOK};n=6\x07`))
+    expect(s.facts.doubt).toMatch(/replayed/)
+  })
+
+  it("with text typed after it is input_pending", () => {
+    const s = new PaneStream(announced)
+    s.adopt(TOK, 7, true)
+    expect(paneReadiness(flags, s.facts, false)).toBe("input_pending")
+  })
+
+  it("changes nothing once the stream has seen a mark, a string is open, or the token is not a shell's own", () => {
+    const marked = new PaneStream(announced)
+    marked.feed(enc(`\x1b]133;D;tp=${TOK};n=3\x07`))
+    marked.adopt(TOK, 7, false)
+    expect(marked.facts.lastMark).toBe("D")
+    const open = new PaneStream(announced)
+    open.feed(enc("\x1bPtmux;"))
+    open.adopt(TOK, 7, false)
+    expect(open.facts.lastMark).toBeNull()
+    const nested = new PaneStream([`${TOK}:4242:nested`])
+    nested.adopt(TOK, 7, false)
+    expect(nested.facts.lastMark).toBeNull()
+  })
+})
