@@ -81,9 +81,9 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   __tp_precmd() {
     local ec=$?
     if (( __tp_ran )); then
-      printf '\e]133;D;%s;%s;n=%s\a' "$ec" "$__tp_tag" "$__tp_n"
+      printf '\030\e\\\e]133;D;%s;%s;n=%s\a' "$ec" "$__tp_tag" "$__tp_n"
     else
-      printf '\e]133;D;%s;n=%s\a' "$__tp_tag" "$__tp_n"
+      printf '\030\e\\\e]133;D;%s;n=%s\a' "$__tp_tag" "$__tp_n"
     fi
     __tp_ran=0
     [[ $PWD == "$__tp_pwd" ]] || __tp_encode_pwd

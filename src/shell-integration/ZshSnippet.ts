@@ -73,9 +73,9 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     [[ -o prompt_cr ]] && cr=1
     emulate -L zsh
     if (( __tp_ran )); then
-      printf '\e]133;D;%s;%s;n=%s\a' $ec $__tp_tag $__tp_n
+      printf '\030\e\\\e]133;D;%s;%s;n=%s\a' $ec $__tp_tag $__tp_n
     else
-      printf '\e]133;D;%s;n=%s\a' $__tp_tag $__tp_n
+      printf '\030\e\\\e]133;D;%s;n=%s\a' $__tp_tag $__tp_n
     fi
     (( __tp_sp && cr )) && __tp_prompt_sp
     __tp_ran=0

@@ -1,9 +1,11 @@
 /**
  * End to end over real tmux, bash and zsh: panes whose prompts were drawn before TermPilot
  * started. An idle prompt is `ready` on the first list_sessions with no keypress (and takes a
- * command); text typed but not entered, a program started earlier, a prompt that runs a command
- * substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
+ * command); text typed but not entered (also after a file drew a fake prompt and left a DCS open),
+ * a program started earlier, a prompt that runs a command substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
  */
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectRejected, listSessions, runCommand } from "../support/E2eHelpers.js"
 import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
@@ -26,6 +28,7 @@ beforeAll(async () => {
   panes.program = await world.newWindow("main")
   panes.substituted = await world.newWindow("main")
   panes.vim = await world.newWindow("main")
+  panes.forged = await world.newWindow("main")
   await world.type(panes.typed, "echo half")
   await world.waitForScreen(panes.typed, (s) => s.endsWith("tp$ echo half"))
   // Typed, then the cursor moved back to the start of the line (C-a): the prompt looks bare up to the cursor.
@@ -37,6 +40,17 @@ beforeAll(async () => {
   await world.runAsUser(panes.substituted, substituted, (s) => s.split("\n").length >= 2)
   await world.runAsUser(panes.vim, "vim -u NONE -N", (s) => s.includes("~"))
   await world.settled(panes.vim)
+  // An attacker's file draws a fake prompt and leaves a DCS open, which would swallow the real prompt
+  // and what the person types next: the snippet ends it before its D, so both show.
+  const forged = join(world.root, "forged.txt")
+  writeFileSync(forged, "tp$ \x1bPq")
+  await world.runAsUser(panes.forged, `cat ${forged}`, () => true)
+  await waitUntil("the prompt after cat", () => panes.forged!.files.prompts() >= 1)
+  await world.type(panes.forged, "echo half")
+  await waitUntil("the typed text to arrive", () =>
+    panes.forged!.files.recorder.textSince(0).endsWith("echo half")
+  )
+  await world.waitForScreen(panes.forged, (s) => s.endsWith("echo half"))
   for (const [name, pane] of Object.entries(panes)) ids[name] = await world.sessionId(pane)
   rig = await openTmuxRig({ worlds: [world] })
   const all = await expectNothingReached([world], () => listSessions(rig.mcp), "the first list_sessions")
@@ -56,6 +70,8 @@ describe("prompts drawn before TermPilot started", () => {
   it("text typed but not entered, even with the cursor moved back to the prompt, is never ready", () => {
     expect(firstListing.get(ids.typed!)).toBe("input_pending")
     expect(firstListing.get(ids.typedHome!)).toBe("input_pending")
+    // After a forged prompt and an unterminated DCS from a file, the real prompt and the typing show.
+    expect(firstListing.get(ids.forged!)).toBe("input_pending")
   })
 
   it("a program started before is busy, vim interactive, a prompt it cannot expand unknown", () => {
@@ -65,7 +81,7 @@ describe("prompts drawn before TermPilot started", () => {
   })
 
   it("every pane that is not ready refuses run_command, and not one byte reaches any pane", async () => {
-    for (const name of ["typed", "typedHome", "program", "substituted", "vim"]) {
+    for (const name of ["typed", "typedHome", "forged", "program", "substituted", "vim"]) {
       const ran = await expectNothingReached(
         [world],
         () => runCommand(rig.mcp, { session_id: ids[name], command: "echo should-not-run" }),

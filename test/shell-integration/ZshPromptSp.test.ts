@@ -1,8 +1,8 @@
 /**
  * zsh's PROMPT_SP (the end-of-line mark `%`/`#`, spaces to the last column, CR, spaces, CR, drawn
  * before any precmd hook) in real zsh inside tmux, from the pane's raw bytes (pipe-pane): with the
- * snippet, a command's output between C and D is exactly what it printed, also without a final
- * newline, and the same PROMPT_SP bytes zsh would draw come right after D; the screen looks as it
+ * snippet, a command's output between C and D is exactly what it printed (then the snippet's end
+ * of any escape string left open), also without a final newline, and the same PROMPT_SP bytes zsh would draw come right after D; the screen looks as it
  * would without the snippet. A user who turned PROMPT_SP (or PROMPT_CR) off gets none.
  */
 import { writeFileSync } from "node:fs"
@@ -42,7 +42,9 @@ const zshWith = async (rc: ReadonlyArray<string>, snippet = true) => {
   return shell
 }
 
-/** The raw bytes between the C and D marks of `segment`, and those from D to the next A. */
+const END_STRINGS = "\x18\x1b\\"
+
+/** The raw bytes between the C and D marks of `segment` (the snippet's string end left out), and those from D to the next A. */
 const aroundD = (segment: string) => {
   const marks = marksIn(segment)
   const c = marks.find((m) => m.mark === "C")
@@ -51,7 +53,10 @@ const aroundD = (segment: string) => {
   if (c === undefined || d === undefined || a === undefined) throw new Error(JSON.stringify(segment))
   const dStart = segment.lastIndexOf("\x1b]133;D", d.end)
   const aStart = segment.lastIndexOf("\x1b]133;A", a.end)
-  return { output: segment.slice(c.end, dStart), afterD: segment.slice(d.end, aStart) }
+  const beforeD = segment.slice(c.end, dStart)
+  // The snippet ends any escape string the output left open (CAN, ST) right before its D.
+  if (!beforeD.endsWith(END_STRINGS)) throw new Error(`no string end before D: ${JSON.stringify(beforeD)}`)
+  return { output: beforeD.slice(0, -END_STRINGS.length), afterD: segment.slice(d.end, aStart) }
 }
 
 describe("zsh PROMPT_SP with the snippet", () => {
