@@ -83,10 +83,11 @@ interface Server {
 
 const INSTALL = "Install tmux (Debian/Ubuntu: `sudo apt-get install tmux`; macOS: `brew install tmux`)."
 
-/** What to add for the pane's shell, from its current command (fish has no integration yet). */
+/** What to add for the pane's shell, from its current command. */
 export const integrationLine = (command: string): string => {
   const shell = command.replace(/^-/, "")
-  if (shell === "fish") return "fish is not supported yet: run bash or zsh in this pane for run_command"
+  if (shell === "fish")
+    return "run `termpilot shell-integration fish > ~/.config/fish/termpilot-integration.fish`, then add `source ~/.config/fish/termpilot-integration.fish` at the end of ~/.config/fish/config.fish"
   const name = shell === "zsh" ? "zsh" : "bash"
   return `run \`termpilot shell-integration ${name} > ~/.termpilot-integration.${name}\`, then add \`source ~/.termpilot-integration.${name}\` at the end of ~/.${name}rc`
 }

@@ -1,5 +1,5 @@
 /**
- * End to end over real tmux, bash and zsh: panes whose prompts were drawn before TermPilot
+ * End to end over real tmux, bash, zsh and fish: panes whose prompts were drawn before TermPilot
  * started. An idle prompt is `ready` on the first list_sessions with no keypress (and takes a
  * command); text typed but not entered (also after a file drew a fake prompt and left a DCS open),
  * a program started earlier, a prompt that runs a command substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
@@ -23,6 +23,7 @@ beforeAll(async () => {
   world = TmuxWorld.create()
   panes.bash = await world.newSession("main")
   panes.zsh = await world.newWindow("main", { shell: "zsh" })
+  panes.fish = await world.newWindow("main", { shell: "fish" })
   panes.typed = await world.newWindow("main")
   panes.typedHome = await world.newWindow("main")
   panes.program = await world.newWindow("main")
@@ -62,9 +63,10 @@ afterAll(async () => {
 })
 
 describe("prompts drawn before TermPilot started", () => {
-  it("an idle bash or zsh prompt is ready on the first list_sessions, with no keypress", () => {
+  it("an idle bash, zsh or fish prompt is ready on the first list_sessions, with no keypress", () => {
     expect(firstListing.get(ids.bash!)).toBe("ready")
     expect(firstListing.get(ids.zsh!)).toBe("ready")
+    expect(firstListing.get(ids.fish!)).toBe("ready")
   })
 
   it("text typed but not entered, even with the cursor moved back to the prompt, is never ready", () => {
@@ -95,13 +97,14 @@ describe("prompts drawn before TermPilot started", () => {
   })
 
   it("the idle prompts take a command: its output and exit code come back", async () => {
-    for (const name of ["bash", "zsh"]) {
-      const ran = await runCommand(rig.mcp, {
-        session_id: ids[name],
-        command: "echo first-$((40+2)); (exit 3)"
-      })
+    for (const [name, command, exit] of [
+      ["bash", "echo first-$((40+2)); (exit 3)", 3],
+      ["zsh", "echo first-$((40+2)); (exit 3)", 3],
+      ["fish", "echo first-(math 40 + 2); false", 1]
+    ] as const) {
+      const ran = await runCommand(rig.mcp, { session_id: ids[name], command })
       expect(ran.isError, JSON.stringify(ran.data)).toBe(false)
-      expect(ran.data).toMatchObject({ status: "completed", exit_code: 3, output: "first-42" })
+      expect(ran.data, name).toMatchObject({ status: "completed", exit_code: exit, output: "first-42" })
     }
   })
 })

@@ -37,6 +37,23 @@ const runExactly = async (pane: RigPane, command: string, extra: Record<string, 
   return result
 }
 
+/** Output with and without a final newline, and wide characters, come back exactly, with their line count. */
+const expectUnfinishedLinesExact = async (pane: RigPane) => {
+  for (const [command, output] of [
+    ["printf abc", "abc"],
+    ["printf 'one\\ntwo'", "one\ntwo"],
+    ["printf '%s' 漢字-wide", "漢字-wide"]
+  ] as const) {
+    const ran = await runExactly(pane, command)
+    expect(ran.data, command).toMatchObject({
+      status: "completed",
+      exit_code: 0,
+      output,
+      total_output_lines: output.split("\n").length
+    })
+  }
+}
+
 describe("list_sessions over two sessions and two servers", () => {
   it("lists every pane with tmux's own ids, names, tty and readiness; ids differ across servers", async () => {
     const { world, worlds } = rig
@@ -193,19 +210,17 @@ describe("run_command", () => {
     const result = await runExactly(pane, "print -r -- zsh-$ZSH_NAME; (exit 5)")
     expect(result.data).toMatchObject({ status: "completed", exit_code: 5, output: "zsh-zsh" })
     // Output without a final newline: zsh's PROMPT_SP ("%", spaces, CR) must not garble its last line.
-    for (const [command, output] of [
-      ["printf abc", "abc"],
-      ["printf 'one\\ntwo'", "one\ntwo"],
-      ["printf '%s' 漢字-wide", "漢字-wide"]
-    ] as const) {
-      const ran = await runExactly(pane, command)
-      expect(ran.data, command).toMatchObject({
-        status: "completed",
-        exit_code: 0,
-        output,
-        total_output_lines: output.split("\n").length
-      })
-    }
+    await expectUnfinishedLinesExact(pane)
+  })
+
+  it("works the same in a fish pane: exit code, output (also without a final newline), cwd", async () => {
+    const pane = await rig.pane({ shell: "fish" })
+    const result = await runExactly(pane, "echo fish-(math 40 + 2); false")
+    expect(result.data).toMatchObject({ status: "completed", exit_code: 1, output: "fish-42" })
+    // fish marks output without a final newline (⏎, spaces, CR) after D: not inside the output.
+    await expectUnfinishedLinesExact(pane)
+    await runExactly(pane, "cd /tmp")
+    expect((await listed(rig.mcp, pane.id)).cwd).toBe("/tmp")
   })
 })
 

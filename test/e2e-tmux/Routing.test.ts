@@ -131,16 +131,16 @@ describe("only exact tmux pane ids are accepted", () => {
   })
 })
 
-describe("only a shell idle at an empty prompt receives a command", () => {
+describe.each(["bash", "fish"] as const)("only a %s idle at an empty prompt receives a command", (shell) => {
   it("busy: a command the user started is still running", async () => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     await rig.world.runAsUser(pane, "sleep 30", (s) => s.endsWith("tp$ sleep 30"))
     await waitForReadiness(rig.mcp, pane.id, "busy")
     await refused(pane.id, "session_not_ready")
   })
 
   it("input_pending: text typed but not entered stays exactly as typed", async () => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     await rig.world.type(pane, "echo half-typed")
     await waitForReadiness(rig.mcp, pane.id, "input_pending")
     await refused(pane.id, "session_not_ready")
@@ -148,7 +148,7 @@ describe("only a shell idle at an empty prompt receives a command", () => {
   })
 
   it("text typed between list_sessions and run_command", async () => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     expect((await listed(rig.mcp, pane.id)).execution_readiness).toBe("ready")
     await rig.world.type(pane, "ls -la")
     await rig.world.waitForScreen(pane, (s) => s.endsWith("tp$ ls -la"))
@@ -163,7 +163,7 @@ describe("only a shell idle at an empty prompt receives a command", () => {
     ["vi", "vi -u NONE -N"],
     ["less", "less /etc/passwd"]
   ])("interactive: %s holds the alternate screen", async (_, line) => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     await rig.world.runAsUser(pane, line, (s) => !s.includes("tp$"))
     await waitForReadiness(rig.mcp, pane.id, "interactive")
     await rig.world.settled(pane)
@@ -171,21 +171,23 @@ describe("only a shell idle at an empty prompt receives a command", () => {
   })
 
   it("interactive: the alternate screen is on though the shell shows a prompt", async () => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     await rig.world.runAsUser(pane, "printf '\\e[?1049h'", (s) => s.endsWith("tp$"))
     await waitForReadiness(rig.mcp, pane.id, "interactive")
     await refused(pane.id, "session_not_ready")
   })
 
   it("interactive: the pane is in copy mode", async () => {
-    const pane = await rig.pane()
+    const pane = await rig.pane({ shell })
     await rig.world.tmux("copy-mode", "-t", pane.paneId)
     await waitForReadiness(rig.mcp, pane.id, "interactive")
     await refused(pane.id, "session_not_ready")
     await rig.world.tmux("send-keys", "-t", pane.paneId, "-X", "cancel")
     await waitForReadiness(rig.mcp, pane.id, "ready")
   })
+})
 
+describe("only exact panes of a window, and only live ones", () => {
   it("interactive: synchronize-panes is on (send-keys would reach every pane of the window)", async () => {
     const left = await rig.pane()
     const rightPane = await rig.world.split(left)
@@ -216,8 +218,8 @@ describe("only a shell idle at an empty prompt receives a command", () => {
     await refused(pane.id, "shell_integration_required")
   })
 
-  it("shell_integration_required: a fish shell (TermPilot has no fish integration), which runs nothing", async () => {
-    const pane = await rig.pane({ shell: "fish" })
+  it("shell_integration_required: a fish shell without the snippet, which runs nothing", async () => {
+    const pane = await rig.pane({ shell: "plain-fish" })
     await refused(pane.id, "shell_integration_required")
     expect(pane.files.executed()).toEqual([])
   })

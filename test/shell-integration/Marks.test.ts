@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bashSnippet } from "../../src/shell-integration/BashSnippet.js"
 import { zshSnippet } from "../../src/shell-integration/ZshSnippet.js"
-import { markLetters, marksIn, withoutEscapes } from "./ShellStream.js"
+import { markLetters, marksIn, promptText, withoutEscapes } from "./ShellStream.js"
 import { TmuxShell } from "./TmuxShell.js"
 
 interface ShellCase {
@@ -53,15 +53,6 @@ const cases: ReadonlyArray<ShellCase> = [
       ].join("\n")
   }
 ]
-
-/** What the pane printed between the last A and B mark of `segment` (the prompt as drawn). */
-const promptText = (segment: string): string => {
-  const marks = marksIn(segment)
-  const a = marks.findLast((m) => m.mark === "A")
-  const b = marks.findLast((m) => m.mark === "B")
-  if (a === undefined || b === undefined) throw new Error(`no A…B in ${JSON.stringify(segment)}`)
-  return withoutEscapes(segment.slice(a.end, b.end).replace(/\x1b\]133;B[^\x07]*\x07$/, ""))
-}
 
 /** The bytes after the last B mark, with escape sequences removed: must be empty at an idle prompt. */
 const printedAfterLastB = (segment: string): string => {

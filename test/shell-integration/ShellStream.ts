@@ -48,3 +48,12 @@ export const withoutEscapes = (text: string): string =>
     .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "")
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
     .replace(/\x1b[ -/]*[0-~]/g, "")
+
+/** What the pane printed between the last A and B mark of `segment` (the prompt as drawn). */
+export const promptText = (segment: string): string => {
+  const marks = marksIn(segment)
+  const a = marks.findLast((m) => m.mark === "A")
+  const b = marks.findLast((m) => m.mark === "B")
+  if (a === undefined || b === undefined) throw new Error(`no A…B in ${JSON.stringify(segment)}`)
+  return withoutEscapes(segment.slice(a.end, b.end).replace(/\x1b\]133;B[^\x07]*\x07$/, ""))
+}

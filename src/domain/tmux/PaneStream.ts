@@ -26,6 +26,7 @@ import {
 } from "../Osc133.js"
 import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
 import { MarkLedger } from "./MarkLedger.js"
+import { PromptColumn } from "./PromptColumn.js"
 import { type RenderedLines, TextRender, unrenderedNote } from "./TextRender.js"
 
 /** The letter of the last counted mark, null when none was seen since watching started. */
@@ -76,6 +77,7 @@ export class PaneStream implements VtSink {
   private readonly parser = new VtParser()
   private readonly render = new TextRender()
   private readonly ledger = new MarkLedger()
+  private readonly column = new PromptColumn()
   private announced = new Map<string, TokenAnnouncement>()
   /** Nested shells' tokens already verified against a secret. */
   private readonly derived = new Map<string, TokenAnnouncement>()
@@ -116,7 +118,7 @@ export class PaneStream implements VtSink {
   get facts(): StreamFacts {
     return {
       lastMark: this.last,
-      echoedSinceB: this.echoed,
+      echoedSinceB: this.echoed || (this.last === "B" && this.column.astray),
       promptId: this.counter === 0 ? null : String(this.counter),
       held: this.blocked !== null,
       doubt: this.doubtReason,
@@ -283,16 +285,20 @@ export class PaneStream implements VtSink {
 
   print(text: string): void {
     if (this.last === "B") this.echoed = true
+    this.column.print(text)
     if (this.capturing) this.render.print(text)
   }
 
   execute(code: number): void {
-    const moves = code === 0x0d || code === 0x0a || code === 0x08 || code === 0x09
-    if (moves && this.last === "B") this.echoed = true
+    // A line feed or tab after the prompt is typing; a carriage return or backspace only if the
+    // cursor does not come back to the prompt's end (PromptColumn: fish's redraw does).
+    if ((code === 0x0a || code === 0x09) && this.last === "B") this.echoed = true
+    this.column.execute(code, this.last === "B")
     if (this.capturing) this.render.control(code)
   }
 
   csi(params: string, final: number): void {
+    this.column.csi(params, final, this.last === "B")
     if (this.capturing) this.render.csi(params, final)
   }
 
@@ -435,6 +441,7 @@ export class PaneStream implements VtSink {
     }
     this.last = LETTER[mark._tag]
     this.echoed = false
+    if (mark._tag === "CommandLineStart") this.column.prompt()
   }
 
   private finishCapture(promptId: string): void {

@@ -77,7 +77,7 @@ export const refusalReason = (
     case "interactive":
       return `it is not at a shell prompt: ${interactiveReason(flags) ?? "a program holds it"}`
     case "shell_integration_required":
-      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh; fish is not supported)"
+      return "no shell-integration marks were seen from it; source TermPilot's tmux shell integration in that shell (termpilot shell-integration bash|zsh|fish)"
     case "unknown":
       return flags.tokens.length > 0
         ? 'its prompt was drawn before TermPilot started watching, and TermPilot could not prove it is idle with nothing typed (README, "Prompts drawn before TermPilot started"); press Enter in the pane once'

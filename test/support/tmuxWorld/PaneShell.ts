@@ -10,17 +10,17 @@ import { chooseSnippet } from "../../../src/shell-integration/ShellIntegration.j
 import { Recorder } from "./Recorder.js"
 
 /**
- * `bash`/`zsh`: with TermPilot's snippet; `plain`: bash without any shell integration; `foreign`:
- * bash with another terminal's standard marks (extra parameters, no token); `fish`: fish without
- * integration (TermPilot has none for fish, see ShellIntegration.ts).
+ * `bash`/`zsh`/`fish`: with TermPilot's snippet; `plain`: bash without any shell integration;
+ * `plain-fish`: fish without it; `foreign`: bash with another terminal's standard marks (extra
+ * parameters, no token).
  */
-export type ShellKind = "bash" | "zsh" | "plain" | "foreign" | "fish"
+export type ShellKind = "bash" | "zsh" | "fish" | "plain" | "plain-fish" | "foreign"
 
 /**
  * Writes the snippet exactly as `termpilot shell-integration <shell>` prints it (what a user pastes
  * into their rc file) into `dir`; its path.
  */
-export const writeSnippet = (dir: string, shell: "bash" | "zsh"): string => {
+export const writeSnippet = (dir: string, shell: "bash" | "zsh" | "fish"): string => {
   const choice = chooseSnippet(shell)
   if (choice._tag !== "Snippet") throw new Error(`no ${shell} snippet: ${choice._tag}`)
   const path = join(dir, `termpilot.${shell}`)
@@ -57,13 +57,14 @@ const zshRc = (snippet: string): string =>
     ""
   ].join("\n")
 
-const fishRc = (): string =>
+const fishRc = (snippet: string | null): string =>
   [
     "function fish_prompt; printf 'tp$ '; end",
     'echo $fish_pid > "$TPW_PANE_DIR/shell.pid"',
     "set -g __tpw_n 0",
     'function __tpw_record --on-event fish_preexec; set -g __tpw_n (math $__tpw_n + 1); printf \'%s %s\\n\' $__tpw_n "$argv" >> "$TPW_PANE_DIR/executed.log"; end',
     'function __tpw_prompt --on-event fish_prompt; echo >> "$TPW_PANE_DIR/prompts"; end',
+    snippet === null ? "" : `source '${snippet}'`,
     ""
   ].join("\n")
 
@@ -84,9 +85,9 @@ export class PaneFiles {
         writeFileSync(join(this.dir, ".zshrc"), zshRc(writeSnippet(this.dir, "zsh")))
         return `env ZDOTDIR='${this.dir}' zsh -i`
       }
-      if (kind === "fish") {
+      if (kind === "fish" || kind === "plain-fish") {
         const rc = join(this.dir, "rc.fish")
-        writeFileSync(rc, fishRc())
+        writeFileSync(rc, fishRc(kind === "fish" ? writeSnippet(this.dir, "fish") : null))
         return `fish --no-config -C 'source ${rc}'`
       }
       const rc = join(this.dir, "rc.bash")

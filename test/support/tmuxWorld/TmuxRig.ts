@@ -65,7 +65,7 @@ export const tmuxSettingsFor = (worlds: ReadonlyArray<TmuxWorld>): TmuxSettings 
 
 /** Readiness a freshly started shell of each kind should be reported with. */
 const settledReadiness = (options: PaneOptions): string =>
-  options.shell === "plain" || options.shell === "fish" ? "shell_integration_required" : "ready"
+  options.shell === "plain" || options.shell === "plain-fish" ? "shell_integration_required" : "ready"
 
 /**
  * Polls read_terminal until the pane reports `expected`. A prompt drawn before TermPilot watched
