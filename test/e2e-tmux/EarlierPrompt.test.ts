@@ -25,13 +25,17 @@ beforeAll(async () => {
   panes.zsh = await world.newWindow("main", { shell: "zsh" })
   panes.fish = await world.newWindow("main", { shell: "fish" })
   panes.typed = await world.newWindow("main")
+  panes.typedZsh = await world.newWindow("main", { shell: "zsh" })
+  panes.typedFish = await world.newWindow("main", { shell: "fish" })
   panes.typedHome = await world.newWindow("main")
   panes.program = await world.newWindow("main")
   panes.substituted = await world.newWindow("main")
   panes.vim = await world.newWindow("main")
   panes.forged = await world.newWindow("main")
-  await world.type(panes.typed, "echo half")
-  await world.waitForScreen(panes.typed, (s) => s.endsWith("tp$ echo half"))
+  for (const name of ["typed", "typedZsh", "typedFish"]) {
+    await world.type(panes[name]!, "echo half")
+    await world.waitForScreen(panes[name]!, (s) => s.endsWith("tp$ echo half"))
+  }
   // Typed, then the cursor moved back to the start of the line (C-a): the prompt looks bare up to the cursor.
   await world.type(panes.typedHome, "echo home\u0001")
   await world.waitForScreen(panes.typedHome, (s) => s.endsWith("tp$ echo home"))
@@ -70,7 +74,8 @@ describe("prompts drawn before TermPilot started", () => {
   })
 
   it("text typed but not entered, even with the cursor moved back to the prompt, is never ready", () => {
-    expect(firstListing.get(ids.typed!)).toBe("input_pending")
+    for (const name of ["typed", "typedZsh", "typedFish"])
+      expect(firstListing.get(ids[name]!), name).toBe("input_pending")
     expect(firstListing.get(ids.typedHome!)).toBe("input_pending")
     // After a forged prompt and an unterminated DCS from a file, the real prompt and the typing show.
     expect(firstListing.get(ids.forged!)).toBe("input_pending")
@@ -83,7 +88,16 @@ describe("prompts drawn before TermPilot started", () => {
   })
 
   it("every pane that is not ready refuses run_command, and not one byte reaches any pane", async () => {
-    for (const name of ["typed", "typedHome", "forged", "program", "substituted", "vim"]) {
+    for (const name of [
+      "typed",
+      "typedZsh",
+      "typedFish",
+      "typedHome",
+      "forged",
+      "program",
+      "substituted",
+      "vim"
+    ]) {
       const ran = await expectNothingReached(
         [world],
         () => runCommand(rig.mcp, { session_id: ids[name], command: "echo should-not-run" }),

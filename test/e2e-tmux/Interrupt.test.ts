@@ -29,9 +29,9 @@ afterAll(async () => {
 
 const ETX = "\u0003"
 
-/** A new pane running `command` (sent by TermPilot, not waited for), its shell busy with it. */
-const started = async (command: string) => {
-  const pane = await rig.pane()
+/** A new pane of `shell` running `command` (sent by TermPilot, not waited for), its shell busy with it. */
+const started = async (command: string, shell: "bash" | "fish" = "bash") => {
+  const pane = await rig.pane({ shell })
   const sent = await runCommand(rig.mcp, { session_id: pane.id, command, wait_for_completion: false })
   expect(sent.data).toMatchObject({ status: "submitted", sent: true })
   await waitForReadiness(rig.mcp, pane.id, "busy")
@@ -55,27 +55,30 @@ const markAll = () => {
 }
 
 describe("interrupt_command on tmux", () => {
-  it("stops `sleep 100` with one ETX to that pane only: the command ends with exit 130", async () => {
-    const bystander = await rig.pane()
-    const { pane, requestId } = await started("sleep 100")
-    const arrived = markAll()
+  it.each(["bash", "fish"] as const)(
+    "%s: stops `sleep 100` with one ETX to that pane only: the command ends with exit 130",
+    async (shell) => {
+      const bystander = await rig.pane()
+      const { pane, requestId } = await started("sleep 100", shell)
+      const arrived = markAll()
 
-    const answer = await interruptCommand(rig.mcp, { request_id: requestId, wait_seconds: 10 })
-    expect(answer.isError, JSON.stringify(answer.data)).toBe(false)
-    expect(answer.data).toMatchObject({
-      request_id: requestId,
-      session_id: pane.id,
-      status: "completed",
-      exit_code: 130,
-      sent: true,
-      interrupt_sent: true
-    })
-    expect(JSON.stringify(arrived(pane))).toBe(JSON.stringify(ETX))
-    expect(arrived(bystander)).toBe("")
-    for (const other of rig.world.panes) if (other.paneId !== pane.paneId) expect(arrived(other)).toBe("")
-    const next = await runCommand(rig.mcp, { session_id: pane.id, command: "echo again" })
-    expect(next.data).toMatchObject({ status: "completed", exit_code: 0, output: "again" })
-  })
+      const answer = await interruptCommand(rig.mcp, { request_id: requestId, wait_seconds: 10 })
+      expect(answer.isError, JSON.stringify(answer.data)).toBe(false)
+      expect(answer.data).toMatchObject({
+        request_id: requestId,
+        session_id: pane.id,
+        status: "completed",
+        exit_code: 130,
+        sent: true,
+        interrupt_sent: true
+      })
+      expect(JSON.stringify(arrived(pane))).toBe(JSON.stringify(ETX))
+      expect(arrived(bystander)).toBe("")
+      for (const other of rig.world.panes) if (other.paneId !== pane.paneId) expect(arrived(other)).toBe("")
+      const next = await runCommand(rig.mcp, { session_id: pane.id, command: "echo again" })
+      expect(next.data).toMatchObject({ status: "completed", exit_code: 0, output: "again" })
+    }
+  )
 
   it("a program that ignores SIGINT is still_running after one ETX; nothing more is ever sent", async () => {
     const { pane, requestId } = await started(`bash -c 'trap "" INT; echo armed; sleep 100'`)
