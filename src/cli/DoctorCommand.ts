@@ -13,7 +13,7 @@ import { type Check, check, passed, renderChecks } from "../domain/HealthCheck.j
 import { AppConfigLive } from "../layers/AppConfigLive.js"
 import { BackendLive } from "../layers/BackendLive.js"
 import { terminalDoctor } from "../layers/iterm2-backend/Iterm2Doctor.js"
-import { tmuxDoctor } from "../layers/TmuxDoctor.js"
+import { tmuxDoctor } from "../layers/tmux/TmuxDoctor.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { EXIT_FAILED, emit } from "./chatgpt/Outcome.js"
 

@@ -21,7 +21,7 @@ import { type ApprovalOutcome, AuditLog } from "../services/AuditLog.js"
 import { fail, type TermPilotError } from "../services/Errors.js"
 import type { SessionInfo, Terminal } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
-import { waitForCommand } from "./CommandWaits.js"
+import { waitForCommand } from "./runner/CommandWaits.js"
 import { subject } from "./SessionPolicyLive.js"
 
 export interface GateRequest {

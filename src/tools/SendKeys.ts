@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { KEY_NAMES, MAX_KEY_ITEMS } from "../domain/Keys.js"
-import { sendKeys } from "../layers/SendKeysFlow.js"
+import { sendKeys } from "../layers/runner/SendKeysFlow.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField } from "./Fields.js"
 import { defineTool } from "./Tool.js"

@@ -10,7 +10,7 @@ import { compileMatcher, type LineMatcher } from "../domain/pattern/LineMatcher.
 import { PatternError } from "../domain/pattern/PatternSyntax.js"
 import { decodeCursor, encodeCursor } from "../domain/ReadCursor.js"
 import { codePointTail } from "../domain/TextBounds.js"
-import { waitForOutput as waitOn } from "../layers/OutputWait.js"
+import { waitForOutput as waitOn } from "../layers/runner/OutputWait.js"
 import { fail, TermPilotError } from "../services/Errors.js"
 import { Readiness } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"

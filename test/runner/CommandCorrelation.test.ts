@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Queue, Ref } from "effect"
-import { correlate } from "../../src/layers/CommandCorrelation.js"
+import { correlate } from "../../src/layers/runner/CommandCorrelation.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 
 const outcomeOf = (ours: string | null, events: ReadonlyArray<PromptEvent>) =>

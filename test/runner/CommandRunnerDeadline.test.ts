@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Queue, Ref, TestClock } from "effect"
-import { makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"

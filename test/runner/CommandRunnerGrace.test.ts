@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, TestClock } from "effect"
-import { PROMPT_GRACE_MS } from "../../src/layers/CommandRunnerLive.js"
+import { PROMPT_GRACE_MS } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { Terminal } from "../../src/services/Terminal.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"

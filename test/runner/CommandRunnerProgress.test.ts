@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Layer, Queue, Ref, TestClock } from "effect"
-import { makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"

@@ -3,7 +3,7 @@
  * test, a run request with the tool's defaults, and a fake CallControl (cancel, progress).
  */
 import { Deferred, Effect, Layer, Ref } from "effect"
-import { CommandRunnerLive, makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { CommandRunnerLive, makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CallControl, type ProgressReport } from "../../src/services/CallControl.js"
 import { CommandRunner, type RunRequest } from "../../src/services/CommandRunner.js"
 import { FakeTerminalLayer } from "../fakes/FakeTerminal.js"

@@ -5,7 +5,7 @@
  */
 import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeCommandRunner } from "../../src/layers/CommandRunnerLive.js"
+import { makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { FakeTerminalDriver, FakeTerminalLayer } from "../fakes/FakeTerminal.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"

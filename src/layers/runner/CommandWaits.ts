@@ -7,8 +7,8 @@
  * awaited, before the wait returns, so no report follows the call's answer.
  */
 import { Clock, Duration, Effect, Fiber, Option } from "effect"
-import { CallControl } from "../services/CallControl.js"
-import type { TermPilotError } from "../services/Errors.js"
+import { CallControl } from "../../services/CallControl.js"
+import type { TermPilotError } from "../../services/Errors.js"
 import { callCancelled } from "./CallBounds.js"
 
 /** How often a wait reports progress. */

@@ -4,8 +4,8 @@
  * Prompt ids are compared only when both sides have one; an unknown id is never taken as proof.
  */
 import { Effect, Exit, Queue } from "effect"
-import type { ErrorCode } from "../services/Errors.js"
-import type { PromptEvent } from "../services/PromptTracker.js"
+import type { ErrorCode } from "../../services/Errors.js"
+import type { PromptEvent } from "../../services/PromptTracker.js"
 
 /** Why the watch of a sent command ended. */
 export type Outcome =

@@ -5,7 +5,7 @@
  * start and end. Only the request holding a session's claim can change that session's entry.
  */
 import { Effect, HashMap, Option, Queue, Ref } from "effect"
-import type { PromptEvent } from "../services/PromptTracker.js"
+import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { RequestContext } from "./CommandResults.js"
 
 export interface InFlight {

@@ -3,9 +3,9 @@
  * keys, the right `sent` flag and a message a person can act on, and the sent/rejected rule for a
  * failed submit. No effects here.
  */
-import type { CommandResult, RunRequest } from "../services/CommandRunner.js"
-import { deadlineExceeded, type ErrorCode, type TermPilotError } from "../services/Errors.js"
-import type { CommandOutput } from "../services/Terminal.js"
+import type { CommandResult, RunRequest } from "../../services/CommandRunner.js"
+import { deadlineExceeded, type ErrorCode, type TermPilotError } from "../../services/Errors.js"
+import type { CommandOutput } from "../../services/Terminal.js"
 
 /** What every result of one request shares. */
 export interface RequestContext {

@@ -5,11 +5,11 @@
  * time for the shell's own final result. Never escalates, never retries.
  */
 import { Cause, Deferred, Effect, Exit, Option } from "effect"
-import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
-import { deadlineExceeded, fail, type TermPilotError } from "../services/Errors.js"
-import type { Terminal } from "../services/Terminal.js"
-import { currentToolSettings } from "../services/ToolSettings.js"
-import { approvalGate } from "./ApprovalGate.js"
+import type { CommandResult, InterruptResult } from "../../services/CommandRunner.js"
+import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
+import type { Terminal } from "../../services/Terminal.js"
+import { currentToolSettings } from "../../services/ToolSettings.js"
+import { approvalGate } from "../ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
 import { waitForCommand } from "./CommandWaits.js"

@@ -4,8 +4,8 @@
  * when its background watch ends; the runner waits on it). Eviction drops the oldest finished entry first.
  */
 import { type Deferred, Effect, Option, Ref } from "effect"
-import type { CommandResult } from "../services/CommandRunner.js"
-import { fail, type TermPilotError } from "../services/Errors.js"
+import type { CommandResult } from "../../services/CommandRunner.js"
+import { fail, type TermPilotError } from "../../services/Errors.js"
 
 /** How many requests are kept (the contract's "last 256 requests"). */
 export const REGISTRY_CAPACITY = 256

@@ -5,7 +5,7 @@
  * of the request (InFlightRequests) and the registry current, and frees the session at the end.
  */
 import { Clock, Deferred, Duration, Effect, Exit, Option } from "effect"
-import type { CommandResult } from "../services/CommandRunner.js"
+import type { CommandResult } from "../../services/CommandRunner.js"
 import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
 import type { InFlightRequests } from "./InFlightRequests.js"

@@ -7,17 +7,17 @@
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberSet, Layer, Option } from "effect"
-import { validateCommand, validateSessionId } from "../domain/CommandValidation.js"
+import { validateCommand, validateSessionId } from "../../domain/CommandValidation.js"
 import {
   type CommandResult,
   CommandRunner,
   MAX_OUTPUT_LINES,
   type RunRequest
-} from "../services/CommandRunner.js"
-import { fail } from "../services/Errors.js"
-import { PromptTracker } from "../services/PromptTracker.js"
-import { Terminal } from "../services/Terminal.js"
-import { currentToolSettings } from "../services/ToolSettings.js"
+} from "../../services/CommandRunner.js"
+import { fail } from "../../services/Errors.js"
+import { PromptTracker } from "../../services/PromptTracker.js"
+import { Terminal } from "../../services/Terminal.js"
+import { currentToolSettings } from "../../services/ToolSettings.js"
 import { makeInterrupt } from "./CommandInterrupt.js"
 import * as R from "./CommandResults.js"
 import { waitForCommand } from "./CommandWaits.js"

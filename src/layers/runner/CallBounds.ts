@@ -6,7 +6,7 @@
  * interrupted phase sent nothing and a send already under way finishes and stands.
  */
 import { Duration, Effect, type Exit, Fiber, Option } from "effect"
-import { CallControl } from "../services/CallControl.js"
+import { CallControl } from "../../services/CallControl.js"
 
 /** Why a bounded phase was stopped. */
 export type StopReason = "deadline" | "cancelled"

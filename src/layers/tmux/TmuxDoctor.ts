@@ -7,10 +7,10 @@
 import { execFile, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Effect } from "effect"
-import { type Check, check } from "../domain/HealthCheck.js"
-import { remoteAdvice } from "../domain/tmux/RemoteAdvice.js"
-import type { TmuxSettings } from "../services/AppConfig.js"
-import { foregroundCommand } from "./tmux/Foreground.js"
+import { type Check, check } from "../../domain/HealthCheck.js"
+import { remoteAdvice } from "../../domain/tmux/RemoteAdvice.js"
+import type { TmuxSettings } from "../../services/AppConfig.js"
+import { foregroundCommand } from "./Foreground.js"
 
 export type TmuxCheckName =
   | "tmux"

@@ -8,11 +8,11 @@
  * waits and never sends anything to a terminal.
  */
 import { Clock, Duration, Effect, Fiber, Option, Queue } from "effect"
-import type { LineMatcher } from "../domain/pattern/LineMatcher.js"
-import { CallControl } from "../services/CallControl.js"
-import { deadlineExceeded, fail, type TermPilotError } from "../services/Errors.js"
-import { type PromptEvent, PromptTracker } from "../services/PromptTracker.js"
-import { type CursorPosition, type ReadBounds, type Snapshot, Terminal } from "../services/Terminal.js"
+import type { LineMatcher } from "../../domain/pattern/LineMatcher.js"
+import { CallControl } from "../../services/CallControl.js"
+import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
+import { type PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
+import { type CursorPosition, type ReadBounds, type Snapshot, Terminal } from "../../services/Terminal.js"
 import { callCancelled } from "./CallBounds.js"
 import { PROGRESS_INTERVAL_MS } from "./CommandWaits.js"
 

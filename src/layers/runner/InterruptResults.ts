@@ -3,7 +3,7 @@
  * with `interrupt_sent`, and a message saying what was sent and what the shell then reported. No
  * effects here.
  */
-import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
+import type { CommandResult, InterruptResult } from "../../services/CommandRunner.js"
 
 /** The longest interrupt_command may wait for the command to end. */
 export const MAX_INTERRUPT_WAIT_SECONDS = 60

@@ -5,10 +5,10 @@
  * sent, or maybe sent) or a live watch of the sent command.
  */
 import { Cause, Clock, Effect, Exit, Option, type Queue, type Scope } from "effect"
-import type { CommandResult } from "../services/CommandRunner.js"
-import type { PromptEvent, PromptTracker } from "../services/PromptTracker.js"
-import type { Terminal } from "../services/Terminal.js"
-import { approvalGate } from "./ApprovalGate.js"
+import type { CommandResult } from "../../services/CommandRunner.js"
+import type { PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
+import type { Terminal } from "../../services/Terminal.js"
+import { approvalGate } from "../ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import * as R from "./CommandResults.js"
 

@@ -6,9 +6,9 @@
  * output rather than failing.
  */
 import { Duration, Effect, Option } from "effect"
-import { type CommandResult, MAX_OUTPUT_LINES, type RunRequest } from "../services/CommandRunner.js"
-import type { TermPilotError } from "../services/Errors.js"
-import type { Terminal } from "../services/Terminal.js"
+import { type CommandResult, MAX_OUTPUT_LINES, type RunRequest } from "../../services/CommandRunner.js"
+import type { TermPilotError } from "../../services/Errors.js"
+import type { Terminal } from "../../services/Terminal.js"
 import * as R from "./CommandResults.js"
 import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
