@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Exit, Layer, Queue, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import * as pty from "node-pty"
 import { afterAll, beforeAll } from "vitest"
 import { makeCommandRunner } from "../../../src/layers/runner/CommandRunnerLive.js"
@@ -241,22 +241,22 @@ export class TmuxWorld {
   }
 
   /**
-   * The id of a marked pane the backend has seen a prompt of: its shell drew its first prompt
-   * before anything watched, so Enter is pressed once (as the docs tell a person to do).
+   * The id of a marked pane the backend has seen a prompt of drawn while it watched: Enter is
+   * pressed once (as the docs tell a person to do where a prompt drawn earlier is not proved).
    */
   async readyPane(backend: TmuxBackend, pane: string): Promise<string> {
     await this.waitShell(pane)
     const id = await this.idOf(backend, pane)
-    // Wait for the prompt drawn after this Enter, not for a state from before it.
-    await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(this, function* () {
-          const events = yield* backend.tracker.watch(id)
-          this.tmux("send-keys", "-t", pane, "Enter")
-          for (;;) if ((yield* Queue.take(events))._tag === "Prompt") return
-        })
-      ).pipe(Effect.timeout("10 seconds"))
-    )
+    // Wait for the prompt drawn after this Enter (a prompt line more on the screen), not for a
+    // state from before it nor for a redraw of the old prompt (a client that left resized the
+    // window); the readiness poll below then reads the stream as of that screen.
+    const prompts = () =>
+      this.capture(pane)
+        .split("\n")
+        .filter((l) => /^\$\s*$/.test(l)).length
+    const before = prompts()
+    this.tmux("send-keys", "-t", pane, "Enter")
+    await waitFor(`a new prompt in ${pane}`, () => (prompts() > before ? true : undefined))
     await this.until(backend, id, "ready")
     return id
   }
