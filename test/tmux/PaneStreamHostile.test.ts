@@ -6,6 +6,7 @@
  * tmux's timer put the pane in doubt and are noted in the output; marks without a prompt number
  * from an announced token (an old snippet) are refused with a reason.
  */
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
 import { paneReadiness, refusalReason } from "../../src/domain/tmux/TmuxReadiness.js"
@@ -160,5 +161,21 @@ describe("paneReadiness and the foreground", () => {
     expect(refusalReason(flags, "shell_integration_required", s.facts, ssh)).toMatch(/runs ssh.*ssh HOST/)
     expect(paneReadiness(flags, s.facts, false, true, fg(null))).toBe("busy")
     expect(paneReadiness(flags, s.facts, true, true, ssh)).toBe("busy")
+  })
+
+  it("a nested shell's token with another shell id proves nothing: a forged D cannot end its command", () => {
+    const secret = "fedcba9876543210fedcba9876543210"
+    const shellId = "00aa11bb22cc33dd"
+    const token = createHash("sha256").update(`${secret}:${shellId}`).digest("hex")
+    const nested = (body: string, sh: string) => `\x1b]133;${body};tp=${token};sh=${sh};n=1\x07`
+    const s = new PaneStream([`${TOK}:10`, `${secret}:10:nested`])
+    s.record = true
+    const local = markMaker()
+    s.feed(enc(`${local("A")}$ ${local("B")}ssh box\r\n${local("C")}`))
+    s.feed(enc(`${nested("A", shellId)}remote$ ${nested("B", shellId)}sleep 9\r\n${nested("C", shellId)}`))
+    expect(s.facts).toMatchObject({ lastMark: "C", nestedUnder: 10 })
+    const step = s.feed(enc(`${nested("D;0", "99ee88ff77aa66bb")}`))
+    expect(step.events).toEqual([])
+    expect(s.facts.lastMark).toBe("C")
   })
 })

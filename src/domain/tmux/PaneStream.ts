@@ -2,14 +2,14 @@
  * PaneStream — what one tmux pane's output stream says about its shell, pure: UTF-8 decoded per
  * pane (a character may be split between `%output` lines), parsed by the one VT parser (so a mark
  * inside a DCS passthrough or any other string is no mark), OSC 133 marks authenticated by the
- * pane's announced `tp=` tokens and moved forward by their `n=` prompt numbers (see MarkLedger.ts:
- * a replayed mark is refused), the prompt counter and the PromptEvents the marks mean, whether
- * anything was echoed since the prompt was drawn, doubt (a string cut off, a replay) that only the
+ * pane's announced `tp=` tokens (TokenBook.ts) and moved forward by their `n=` prompt numbers (see
+ * MarkLedger.ts: a replayed mark is refused), the prompt counter and the PromptEvents the marks
+ * mean, whether anything was typed since the prompt was drawn (PromptColumn.ts follows the cursor
+ * after it), a prompt drawn before watching once proved (`adopt`), doubt (a string cut off, a replay) that only the
  * next verified prompt clears, and the rendered, bounded output between C and D of each command
  * that started while the pane was watched (`record`).
  */
 
-import { createHash } from "node:crypto"
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import {
   type Osc133Mark,
@@ -17,7 +17,6 @@ import {
   osc133Shell,
   osc133Token,
   type PromptPhase,
-  parseAnnouncement,
   parseOsc7,
   parseOsc133,
   parseOsc1337,
@@ -28,6 +27,7 @@ import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
 import { MarkLedger } from "./MarkLedger.js"
 import { PromptColumn } from "./PromptColumn.js"
 import { type RenderedLines, TextRender, unrenderedNote } from "./TextRender.js"
+import { TokenBook } from "./TokenBook.js"
 
 /** The letter of the last counted mark, null when none was seen since watching started. */
 export type LastMark = "A" | "B" | "C" | "D" | null
@@ -62,8 +62,6 @@ export interface StreamStep {
 
 /** Outputs of finished commands kept per pane (the runner reads its own right after its D). */
 const KEPT_OUTPUTS = 8
-/** Unannounced tokens remembered so a pane printing fake ones cannot make us re-read forever. */
-const KEPT_REJECTED = 256
 
 const LETTER = {
   PromptStart: "A",
@@ -78,11 +76,7 @@ export class PaneStream implements VtSink {
   private readonly render = new TextRender()
   private readonly ledger = new MarkLedger()
   private readonly column = new PromptColumn()
-  private announced = new Map<string, TokenAnnouncement>()
-  /** Nested shells' tokens already verified against a secret. */
-  private readonly derived = new Map<string, TokenAnnouncement>()
-  private rawTokens: ReadonlyArray<string> = []
-  private readonly rejected = new Set<string>()
+  private readonly tokens = new TokenBook()
   /** A mark whose token must be checked against a fresh read of the pane's tokens, and what followed it. */
   private blocked: { payload: string; token: string | null } | null = null
   private backlog: Array<string> = []
@@ -112,7 +106,7 @@ export class PaneStream implements VtSink {
   /** `tokens`: the pane's `@termpilot_tokens` entries when known; omitted, the first mark makes them be read. */
   constructor(tokens?: ReadonlyArray<string>) {
     this.tokensRead = tokens !== undefined
-    if (tokens !== undefined) this.learn(tokens)
+    if (tokens !== undefined) this.tokens.learn(tokens)
   }
 
   get facts(): StreamFacts {
@@ -140,8 +134,7 @@ export class PaneStream implements VtSink {
 
   /** The pid of the pane's first shell that announced a token (the one `via` starts from). */
   get rootPid(): number | null {
-    for (const a of this.announced.values()) if (!a.nested && a.pid !== null) return a.pid
-    return null
+    return this.tokens.firstShellPid
   }
 
   /** Whether the stream is held at a mark whose token must be checked against the pane's list. */
@@ -209,8 +202,8 @@ export class PaneStream implements VtSink {
    * unless the stream is untouched and `token` is a shell's own announced token.
    */
   adopt(token: string, seq: number, typed: boolean): StreamStep {
-    const shell = this.announced.get(token)
-    if (!this.untouched || shell === undefined || shell.nested) return { events: [], needTokens: false }
+    const shell = this.tokens.own(token)
+    if (!this.untouched || shell === undefined) return { events: [], needTokens: false }
     this.events = []
     this.ledger.record(token, seq, "A")
     this.ledger.record(token, seq, "B")
@@ -223,30 +216,22 @@ export class PaneStream implements VtSink {
 
   /** The `@termpilot_tokens` entries known now. */
   get tokenList(): ReadonlyArray<string> {
-    return this.rawTokens
+    return this.tokens.entries
   }
 
   /** Whether `tokens` is exactly the set already known (and nothing waits for a re-read). */
   hasTokens(tokens: ReadonlyArray<string>): boolean {
-    return (
-      this.blocked === null &&
-      this.tokensRead &&
-      tokens.length === this.rawTokens.length &&
-      tokens.every((t, i) => this.rawTokens[i] === t)
-    )
+    return this.blocked === null && this.tokensRead && this.tokens.same(tokens)
   }
 
   /** The pane's announced tokens (`@termpilot_tokens` entries), re-read; resumes a held stream. */
   setTokens(tokens: ReadonlyArray<string>): StreamStep {
-    this.learn(tokens)
+    this.tokens.learn(tokens)
     this.tokensRead = true
     const held = this.blocked
     if (held === null) return { events: [], needTokens: false }
     this.blocked = null
-    if (held.token !== null && !this.announced.has(held.token)) {
-      if (this.rejected.size >= KEPT_REJECTED) this.rejected.clear()
-      this.rejected.add(held.token)
-    }
+    this.tokens.checked(held.token)
     this.events = []
     this.admit(held.payload)
     const events = this.events
@@ -257,17 +242,6 @@ export class PaneStream implements VtSink {
       needTokens = step.needTokens
     }
     return { events, needTokens }
-  }
-
-  private learn(tokens: ReadonlyArray<string>): void {
-    this.rawTokens = [...tokens]
-    this.derived.clear()
-    this.announced = new Map(
-      tokens
-        .map(parseAnnouncement)
-        .filter((a): a is TokenAnnouncement => a !== null)
-        .map((a) => [a.token, a] as const)
-    )
   }
 
   private run(text: string, now?: number): StreamStep {
@@ -325,39 +299,12 @@ export class PaneStream implements VtSink {
       if (report?._tag === "RemoteHost") this.host = { user: report.user, host: report.host }
     }
     if (ident !== 133) return false
-    if (!this.tokensRead || this.needsRefresh(osc133Token(payload), payload)) {
+    if (!this.tokensRead || this.tokens.unknown(osc133Token(payload), osc133Shell(payload))) {
       this.blocked = { payload, token: osc133Token(payload) }
       return true
     }
     this.admit(payload)
     return false
-  }
-
-  private needsRefresh(token: string | null, payload: string): boolean {
-    return (
-      token !== null &&
-      !this.announced.has(token) &&
-      this.nestedShell(token, osc133Shell(payload)) === undefined &&
-      !this.rejected.has(token)
-    )
-  }
-
-  /**
-   * The nested secret a nested shell's token proves: its token is sha256("<secret>:<shell id>")
-   * for one of the pane's announced secrets (verified once per token, then remembered).
-   */
-  private nestedShell(token: string, shell: string | null): TokenAnnouncement | undefined {
-    if (shell === null || !/^[0-9a-f]{64}$/.test(token)) return undefined
-    const known = this.derived.get(token)
-    if (known !== undefined) return known
-    for (const a of this.announced.values()) {
-      if (a.nested && createHash("sha256").update(`${a.token}:${shell}`).digest("hex") === token) {
-        if (this.derived.size >= KEPT_REJECTED) this.derived.clear()
-        this.derived.set(token, a)
-        return a
-      }
-    }
-    return undefined
   }
 
   /**
@@ -370,16 +317,8 @@ export class PaneStream implements VtSink {
     const letter = LETTER[mark._tag]
     const token = osc133Token(payload)
     const shell = osc133Shell(payload)
-    const own = token === null ? undefined : this.announced.get(token)
     // A shell's own token is announced (and never carries a shell id); a nested shell proves its pane's secret.
-    const announcement =
-      own !== undefined
-        ? own.nested || shell !== null
-          ? undefined
-          : own
-        : token === null
-          ? undefined
-          : this.nestedShell(token, shell)
+    const announcement = this.tokens.prover(token, shell)
     if (token !== null && announcement !== undefined) {
       const key = shell === null ? token : `${token}/${shell}`
       const seq = osc133Seq(payload)
@@ -398,7 +337,7 @@ export class PaneStream implements VtSink {
       this.mark(mark)
       return
     }
-    if (this.announced.size > 0) return
+    if (this.tokens.any) return
     if (letter === "B") {
       this.doubtReason = null
       this.ledger.clearDoubt()
