@@ -63,7 +63,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rig?.close()
+  // The rig closes the world it was given; without one (the setup failed first), close it here.
+  if (rig !== undefined) await rig.close()
+  else await world?.close()
 })
 
 describe("prompts drawn before TermPilot started", () => {
