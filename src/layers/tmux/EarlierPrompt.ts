@@ -14,6 +14,7 @@ import { Effect } from "effect"
 import { parseAnnouncement } from "../../domain/Osc133.js"
 import { type FlagRow, flagsOf, interactiveReason, tokensOf } from "../../domain/tmux/PaneFormat.js"
 import {
+  lastVisibleLine,
   MAX_RECORD_BYTES,
   type PromptRecord,
   parsePromptRecord,
@@ -106,15 +107,12 @@ export const proveEarlierPrompt = (server: TmuxServer, pane: number, row: FlagRo
     const shell = entry.stream.tokenList
       .map(parseAnnouncement)
       .find((a) => a !== null && !a.nested && a.pid !== null && shellHoldsForeground(a.pid, flags.panePid))
-    if (
-      shell === undefined ||
-      shell === null ||
-      shell.pid === null ||
-      aloneOnTerminal(shell.pid, flags.panePid) !== true
-    )
-      return
+    if (shell === undefined || shell === null || shell.pid === null) return
+    // Cheapest first: the record (one small file), then every process on the terminal, then tmux.
     const record = readPromptRecord(shell.pid, shell.token)
-    if (record === null) return
+    const drawn = record === null ? null : lastVisibleLine(record.prompt)
+    if (record === null || drawn === null || drawn.trim() === "") return
+    if (aloneOnTerminal(shell.pid, flags.panePid) !== true) return
     // Only a client that streams the pane orders its replies after the pane's bytes.
     const owner = entry.owner?.isOpen === true ? entry.owner : null
     const client = owner ?? server.clients.get(row.session_id)
