@@ -2,7 +2,8 @@
  * End to end over real tmux, bash, zsh and fish: panes whose prompts were drawn before TermPilot
  * started. An idle prompt is `ready` on the first list_sessions with no keypress (and takes a
  * command); text typed but not entered (also after a file drew a fake prompt and left a DCS open),
- * a program started earlier, a prompt that runs a command substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
+ * a program started earlier, a program `exec`ed in the shell's place that shows the prompt's text,
+ * a prompt that runs a command substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -32,6 +33,7 @@ beforeAll(async () => {
   panes.substituted = await world.newWindow("main")
   panes.vim = await world.newWindow("main")
   panes.forged = await world.newWindow("main")
+  panes.execed = await world.newWindow("main")
   for (const name of ["typed", "typedZsh", "typedFish"]) {
     await world.type(panes[name]!, "echo half")
     await world.waitForScreen(panes[name]!, (s) => s.endsWith("tp$ echo half"))
@@ -56,6 +58,12 @@ beforeAll(async () => {
     panes.forged!.files.recorder.textSince(0).endsWith("echo half")
   )
   await world.waitForScreen(panes.forged, (s) => s.endsWith("echo half"))
+  // The shell replaced by a program (same pid) that shows the very prompt text and waits on stdin.
+  const fake = join(world.root, "fake-prompt.txt")
+  writeFileSync(fake, "tp$ ")
+  await world.runAsUser(panes.execed, `exec cat ${fake} -`, () => true)
+  await waitUntil("cat in the shell's place", () => panes.execed!.files.foreground() === "cat")
+  await world.waitForScreen(panes.execed, (s) => s.endsWith(`exec cat ${fake} -\ntp$`))
   for (const [name, pane] of Object.entries(panes)) ids[name] = await world.sessionId(pane)
   rig = await openTmuxRig({ worlds: [world] })
   const all = await expectNothingReached([world], () => listSessions(rig.mcp), "the first list_sessions")
@@ -87,6 +95,8 @@ describe("prompts drawn before TermPilot started", () => {
     expect(firstListing.get(ids.program!)).toBe("busy")
     expect(firstListing.get(ids.vim!)).toBe("interactive")
     expect(firstListing.get(ids.substituted!)).toBe("unknown")
+    // `exec cat` kept the shell's pid and printed the prompt's text: not that shell any more.
+    expect(firstListing.get(ids.execed!)).toBe("unknown")
   })
 
   it("every pane that is not ready refuses run_command, and not one byte reaches any pane", async () => {

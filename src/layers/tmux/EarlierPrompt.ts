@@ -1,11 +1,12 @@
 /**
  * EarlierPrompt — a prompt drawn before TermPilot watched the pane, proved idle and empty without
- * a keypress: the shell that announced a token holds its terminal's foreground and is the only
- * process on it, the record its snippet wrote right before drawing its latest prompt (token,
- * prompt number, the prompt as expanded; src/domain/tmux/PromptRecord.ts) is there, and the pane
- * shows exactly that prompt at the cursor with nothing after it, read over the client that streams
- * the pane while the pane wrote nothing. Then the stream takes that prompt as seen (with the text
- * typed after it, when the row shows more than the prompt: never ready). Anything short
+ * a keypress: the shell that announced a token is still that shell in this pane (no `exec`
+ * replaced it, no other process reuses its pid), holds its terminal's foreground and is the only
+ * process on it; the record its snippet wrote right before drawing its latest prompt (token,
+ * prompt number, the prompt as expanded; src/domain/tmux/PromptRecord.ts) is there; and the pane
+ * shows exactly that prompt at the cursor with nothing after it, read over the client that
+ * streams the pane while the pane wrote nothing. Then the stream takes that prompt as seen (with
+ * the text typed after it, when the row shows more than the prompt: never ready). Anything short
  * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once").
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs"
@@ -20,7 +21,7 @@ import {
   parsePromptRecord,
   promptShown
 } from "../../domain/tmux/PromptRecord.js"
-import { aloneOnTerminal, shellHoldsForeground } from "./Foreground.js"
+import { aloneOnTerminal, shellHoldsForeground, stillShellOfPane } from "./Foreground.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
 /** How long after a failed proof a pane is not tried again. */
@@ -108,6 +109,8 @@ export const proveEarlierPrompt = (server: TmuxServer, pane: number, row: FlagRo
       .map(parseAnnouncement)
       .find((a) => a !== null && !a.nested && a.pid !== null && shellHoldsForeground(a.pid, flags.panePid))
     if (shell === undefined || shell === null || shell.pid === null) return
+    // The pid is the shell that announced it, in this pane (not `exec cat` or `exec ssh` in its place).
+    if (!stillShellOfPane(shell.pid, flags.panePid)) return
     // Cheapest first: the record (one small file), then every process on the terminal, then tmux.
     const record = readPromptRecord(shell.pid, shell.token)
     const drawn = record === null ? null : lastVisibleLine(record.prompt)

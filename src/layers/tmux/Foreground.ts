@@ -99,6 +99,19 @@ export const shellHoldsForeground = (shellPid: number | null, panePid: number | 
   return stat.tpgid > 0 && stat.tpgid === stat.pgrp
 }
 
+/** The programs a TermPilot snippet runs in. */
+const SHELLS: ReadonlySet<string> = new Set(["bash", "zsh", "fish"])
+
+/**
+ * Whether `shellPid` is still a shell (not a program it `exec`ed, which keeps its pid) and the
+ * pane's process or one of its descendants (not a process elsewhere that reuses an old pid).
+ */
+export const stillShellOfPane = (shellPid: number, panePid: number | null): boolean => {
+  if (!visible(panePid)) return false
+  const stat = statOf(shellPid)
+  return stat !== null && SHELLS.has(stat.comm) && chain(panePid, shellPid) !== null
+}
+
 /** Processes looked at, at most, for `aloneOnTerminal`. */
 const MAX_PROCESSES = 65_536
 
