@@ -97,12 +97,19 @@ const session = async (
   return { out, calls: existsSync(calls) ? readFileSync(calls, "utf8") : null }
 }
 
+/**
+ * The output up to the last prompt, where `exit` was typed: what the pty still held when the shell
+ * exited may be lost (node-pty can report the exit before the last read), so the echo of `exit`
+ * is not compared.
+ */
+const beforeExit = (out: string) => out.slice(0, out.lastIndexOf("P> "))
+
 describe.each(cases)("$name snippet outside tmux", (c) => {
   it("prints byte-for-byte what the shell prints without it, and never runs tmux", async () => {
     const without = await session(c.argv, null)
     const withSnippet = await session(c.argv, c.snippet)
     expect(without.out).toContain("P> ")
-    expect(withSnippet.out).toBe(without.out)
+    expect(beforeExit(withSnippet.out)).toBe(beforeExit(without.out))
     expect(withSnippet.calls).toBeNull()
   })
 
