@@ -90,8 +90,14 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     )
     const found = listed.flatMap((o) => (o._tag === "Some" ? [o.value] : []))
     const current = focusOf(found)
+    // Only panes whose stream has nothing of its own yet can have a prompt drawn before watching.
+    const unproved = found.flatMap(({ server, rows }) =>
+      rows
+        .filter((row) => server.panes.get(Number(row.pane_id.slice(1)))?.stream.untouched !== false)
+        .map((row) => ({ server, row }))
+    )
     yield* Effect.forEach(
-      found.flatMap(({ server, rows }) => rows.map((row) => ({ server, row }))),
+      unproved,
       ({ server, row }) => proveEarlierPrompt(server, Number(row.pane_id.slice(1)), row),
       { concurrency: "unbounded", discard: true }
     )
