@@ -110,7 +110,8 @@ describe("a replay of the pane's own recorded marks (real token included)", () =
   it("inside a TermPilot command: no early end, the real exit code and the whole output", async () => {
     const pane = await rig.pane()
     const log = await recordRaw(pane, async () => {
-      await rig.world.runAsUser(pane, "echo recorded; (exit 9)", (s) => s.endsWith("tp$"))
+      // The prompt after the output, not the one before the keys were echoed.
+      await rig.world.runAsUser(pane, "echo recorded; (exit 9)", (s) => s.endsWith("recorded\ntp$"))
     })
     const result = await runCommand(rig.mcp, {
       session_id: pane.id,
