@@ -236,6 +236,9 @@ describe("approval for interrupt_command", () => {
       wait_for_completion: false
     })
     expect(sent.data).toMatchObject({ status: "submitted" })
+    // Busy as TermPilot reads it: the start event reached it before this answer (one socket, in order),
+    // so the interrupt meets a command its watch saw start.
+    await waitForReadiness(mcp, s.sessionId, "busy")
     await world.waitFor(s.sessionId, (shell) => shell.jobName === "sleep")
     const mark = world.ledger.size
 
