@@ -33,6 +33,12 @@ export interface BenchWorld {
    * so the server sees a prompt drawn after it started); resolves when every session is ready.
    */
   readonly afterStart?: (server: Started) => Promise<void>
+  /**
+   * The floor for big output, where the backend has one (tmux): ms from sending `command` to a
+   * session to its end mark, for a bare client of the terminal that only reads what it is sent
+   * (tmux: a `tmux -C` control client scanning its %output lines), with no TermPilot attached.
+   */
+  readonly bareOutputFloor?: (sessionId: string, command: string) => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -42,11 +48,30 @@ export interface WorldOptions {
   readonly scrollback: number
 }
 
+/** A backend's own targets (issue 17's table), where they differ between backends. */
+export interface BackendTargets {
+  /** `run_command true` end to end, where the issue sets one for this backend. */
+  readonly runTrueMs?: number
+  /** list_sessions at 100 sessions. */
+  readonly list100Ms: number
+  /** read_terminal of 200 lines out of a 100,000-line scrollback. */
+  readonly deepReadMs: number
+}
+
+/** Targets every backend shares (issue 17): memory and start-up. */
+export const sharedTargets = {
+  idleRssMb: 80,
+  peakRssMb: 95,
+  firstStartMs: 350,
+  returningStartMs: 220,
+  /** run_command of 5 MB / 50 MB ÷ a bare control-mode client reading the same output. */
+  bigOutputRatio: 1.3
+} as const
+
 export interface BenchBackend {
   /** Shown in the table's subject column, e.g. "iTerm2 fake". */
   readonly name: string
-  /** The target of `run_command true` end to end, where the issue sets one for this backend. */
-  readonly endToEndTargetMs?: number
+  readonly targets: BackendTargets
   readonly open: (options: WorldOptions) => Promise<BenchWorld>
 }
 

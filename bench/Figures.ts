@@ -1,14 +1,14 @@
 /**
  * Figures — what the bench measures on TermPilot's published bin (dist/termpilot.js, spawned over
  * stdio through the real MCP SDK client) against one backend on one Node: start-up, memory, the
- * hot paths (list_sessions, run_command), each row against its target (issue 9); OutputFigures
+ * hot paths (list_sessions, run_command), each row against its target (issues 9 and 17); OutputFigures
  * measures reads and large outputs.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import type { BenchWorld } from "./Backends.js"
+import { type BenchWorld, sharedTargets } from "./Backends.js"
 import { type Base, type FigureOptions, launch, sleep, timed, withServer, withWorld } from "./Harness.js"
 import { outputFigures } from "./OutputFigures.js"
 import { callOk, rssMb, start } from "./Spawned.js"
@@ -78,11 +78,16 @@ const startup = (o: FigureOptions, base: Base) =>
     }
     const ratio = init.map((ms) => ms / o.bareInitializeMs)
     return [
-      atMost({ ...base, figure: "spawn → initialize answered", unit: "ms" }, init, 250),
+      atMost(
+        { ...base, figure: "spawn → initialize answered", unit: "ms" },
+        init,
+        sharedTargets.returningStartMs
+      ),
       atMost({ ...base, figure: "spawn → initialize ÷ bare MCP SDK server", unit: "×" }, ratio, 1.3),
-      info(
+      atMost(
         { ...base, figure: "spawn → initialize answered, first start ever (no code cache)", unit: "ms" },
-        first
+        first,
+        sharedTargets.firstStartMs
       ),
       info({ ...base, figure: "CPU time used when initialize is answered", unit: "ms" }, initCpu),
       atMost(
@@ -91,7 +96,7 @@ const startup = (o: FigureOptions, base: Base) =>
         300
       ),
       info({ ...base, figure: "RSS right after initialize + first list_sessions", unit: "MB" }, startRss),
-      atMost({ ...base, figure: "idle RSS after 100 mixed calls", unit: "MB" }, idle, 80)
+      atMost({ ...base, figure: "idle RSS after 100 mixed calls", unit: "MB" }, idle, sharedTargets.idleRssMb)
     ]
   })
 
@@ -118,12 +123,12 @@ const runTrue = (o: FigureOptions, base: Base) =>
         }
       }
       return [
-        o.backend.endToEndTargetMs === undefined
+        o.backend.targets.runTrueMs === undefined
           ? info({ ...base, figure: "run_command `true`, end to end", unit: "ms" }, total)
           : atMost(
               { ...base, figure: "run_command `true`, end to end", unit: "ms" },
               total,
-              o.backend.endToEndTargetMs
+              o.backend.targets.runTrueMs
             ),
         // Backends whose shell's own span cannot be observed report end-to-end time only.
         ...(overhead.length === 0
@@ -132,7 +137,7 @@ const runTrue = (o: FigureOptions, base: Base) =>
               atMost(
                 { ...base, figure: "run_command `true`, end to end minus the shell's own time", unit: "ms" },
                 overhead,
-                4
+                5
               ),
               atMost({ ...base, figure: "run_command: command-end event → tool result", unit: "ms" }, tail, 2)
             ])
@@ -158,7 +163,7 @@ const listSessions = async (o: FigureOptions, base: Base) => {
     const figure = `list_sessions, ${count} session(s)`
     const row =
       count === 100
-        ? atMost({ ...base, figure, unit: "ms" }, times, 30)
+        ? atMost({ ...base, figure, unit: "ms" }, times, o.backend.targets.list100Ms)
         : info({ ...base, figure, unit: "ms" }, times)
     rows.push(row)
     medians.push(row.median)

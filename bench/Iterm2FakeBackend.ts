@@ -56,4 +56,9 @@ const open = async (options: WorldOptions): Promise<BenchWorld> => {
   }
 }
 
-export const iterm2FakeBackend: BenchBackend = { name: "iTerm2 fake", open }
+/** Issue 17: list_sessions at 100 sessions ≤ 30 ms, read_terminal 200 of 100,000 lines ≤ 5 ms. */
+export const iterm2FakeBackend: BenchBackend = {
+  name: "iTerm2 fake",
+  targets: { list100Ms: 30, deepReadMs: 5 },
+  open
+}

@@ -2,8 +2,10 @@
  * OutputFigures — the figures that depend on how much text a session holds: read_terminal of
  * 200 lines on a fresh screen and after 100,000 lines of scrollback, and run_command of 5 MB and
  * 50 MB of output (the returned tail must be the output's real last line; peak RSS of a server
- * that ran only that command).
+ * that ran only that command) against the backend's floor where it has one: a bare client of the
+ * terminal reading the same output, in the same world, before the server is started.
  */
+import { sharedTargets } from "./Backends.js"
 import { type Base, type FigureOptions, timed, withServer, withWorld } from "./Harness.js"
 import { callOk, peakRssMb } from "./Spawned.js"
 import { atMost, info, type Row } from "./Stats.js"
@@ -30,7 +32,7 @@ const readTerminal = (o: FigureOptions, base: Base) =>
       const deepRow = atMost(
         { ...base, figure: "read_terminal 200 lines, 100,000-line scrollback", unit: "ms" },
         deepTimes,
-        8
+        o.backend.targets.deepReadMs
       )
       const ratio = deepRow.median / freshRow.median
       const ratioRow: Row = {
@@ -55,10 +57,13 @@ const largeOutput = async (o: FigureOptions, base: Base, mb: number, runs: numbe
   const expectedLast = String(lines).padStart(98, "0")
   const peaks: Array<number> = []
   const times: Array<number> = []
+  const floors: Array<number> = []
   let tailOk = true
   for (let i = 0; i < runs; i++) {
-    await withWorld(o, 1, 10_000, (world) =>
-      withServer(o, world, async (server) => {
+    await withWorld(o, 1, 10_000, async (world) => {
+      if (world.bareOutputFloor !== undefined)
+        floors.push(await world.bareOutputFloor(world.sessionIds[0]!, bigOutput(lines)))
+      await withServer(o, world, async (server) => {
         const t0 = performance.now()
         const data = await callOk(server.client, "run_command", {
           session_id: world.sessionIds[0]!,
@@ -71,13 +76,43 @@ const largeOutput = async (o: FigureOptions, base: Base, mb: number, runs: numbe
         if (data.exit_code !== 0 || last !== expectedLast) tailOk = false
         peaks.push(peakRssMb(server.pid))
       })
-    )
+    })
   }
-  const peak = atMost({ ...base, figure: `${mb} MB of command output: peak RSS`, unit: "MB" }, peaks, 100)
-  return [
+  const peak = atMost(
+    { ...base, figure: `${mb} MB of command output: peak RSS`, unit: "MB" },
+    peaks,
+    sharedTargets.peakRssMb
+  )
+  const endToEnd = info(
+    { ...base, figure: `${mb} MB of command output: run_command end to end`, unit: "ms" },
+    times
+  )
+  const rows: Array<Row> = [
     { ...peak, ok: peak.ok === true && tailOk, note: tailOk ? "tail correct" : "WRONG TAIL" },
-    info({ ...base, figure: `${mb} MB of command output: run_command end to end`, unit: "ms" }, times)
+    endToEnd
   ]
+  if (floors.length > 0) {
+    const floor = info(
+      {
+        ...base,
+        figure: `${mb} MB of command output: bare control-mode client, send → end mark`,
+        unit: "ms"
+      },
+      floors
+    )
+    const ratio = endToEnd.median / floor.median
+    rows.push(floor, {
+      ...base,
+      figure: `${mb} MB of command output: run_command ÷ bare control-mode client`,
+      unit: "×",
+      runs,
+      median: ratio,
+      p95: Number.NaN,
+      target: `≤ ${sharedTargets.bigOutputRatio} ×`,
+      ok: ratio <= sharedTargets.bigOutputRatio
+    })
+  }
+  return rows
 }
 
 export const outputFigures = async (o: FigureOptions, base: Base): Promise<ReadonlyArray<Row>> => [
