@@ -4,6 +4,7 @@
  * up, one that died is dropped (its ids are `tmux_unavailable` while nothing answers there, and
  * `session_not_found` once another server life answers on that socket). Ids resolve strictly.
  */
+import { existsSync } from "node:fs"
 import { resolve as resolvePath } from "node:path"
 import { Deferred, Effect, Exit, FiberId } from "effect"
 import { parsePaneId, sameServer, type TmuxPaneId } from "../../domain/tmux/TmuxId.js"
@@ -55,9 +56,14 @@ export class TmuxRegistry {
     )
   }
 
-  /** Every configured socket's live server, in configuration order; absent ones are skipped. */
+  /**
+   * Every configured socket's live server, in configuration order; absent ones are skipped. A
+   * socket with no file and no server known is skipped before any attempt (no error is built for
+   * it: most calls list every socket, and most configured sockets of a person have no server).
+   */
   get live(): Effect.Effect<ReadonlyArray<TmuxServer>> {
-    return Effect.forEach(this.sockets, (socket) => Effect.option(this.server(socket)), {
+    const candidates = this.sockets.filter((s) => this.servers.get(s)?.alive === true || existsSync(s))
+    return Effect.forEach(candidates, (socket) => Effect.option(this.server(socket)), {
       concurrency: "unbounded"
     }).pipe(Effect.map((found) => found.flatMap((o) => (o._tag === "Some" ? [o.value] : []))))
   }
