@@ -3,7 +3,7 @@
  * `capacity` requests by request_id, each either final or pending (with a Deferred that completes
  * when its background watch ends; the runner waits on it). Eviction drops the oldest finished entry first.
  */
-import { type Deferred, Effect, Option, Ref } from "effect"
+import { type Deferred, Effect, Option } from "effect"
 import type { CommandResult } from "../../services/CommandRunner.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 
@@ -35,66 +35,56 @@ export interface ResultRegistry {
 }
 
 /**
- * Insert, then evict down to `capacity`: the oldest finished entry other than the new one first,
- * else the oldest entry.
+ * Insert (as the newest), then evict down to `capacity`: the oldest finished entry other than the
+ * new one first, else the oldest entry. Mutates `entries`, which iterates oldest first.
  */
-const insert = (
-  entries: ReadonlyMap<string, RegistryEntry>,
-  id: string,
-  entry: RegistryEntry,
-  capacity: number
-): ReadonlyMap<string, RegistryEntry> => {
-  const next = new Map(entries)
-  next.delete(id)
-  next.set(id, entry)
-  while (next.size > capacity) {
+const insert = (entries: Map<string, RegistryEntry>, id: string, entry: RegistryEntry, capacity: number) => {
+  entries.delete(id)
+  entries.set(id, entry)
+  while (entries.size > capacity) {
     let victim: string | undefined
-    for (const [key, value] of next) {
+    for (const [key, value] of entries) {
       if (key !== id && value.done === null) {
         victim = key
         break
       }
     }
-    victim ??= next.keys().next().value
-    if (victim === undefined || (victim === id && next.size === 1)) break
-    next.delete(victim)
+    victim ??= entries.keys().next().value
+    if (victim === undefined || (victim === id && entries.size === 1)) break
+    entries.delete(victim)
   }
-  return next
 }
 
 /**
  * An evicted pending entry is only forgotten by the registry: its watch keeps running (and keeps
  * the session's one-command-in-flight claim) until the command ends or the watch bound passes, and
  * a run_command still waiting on it gets its result; get_command_result then says request_not_found.
+ * Every operation is one synchronous step on one Map (no copy per call): atomic on the one thread.
  */
 export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect.Effect<ResultRegistry> =>
-  Effect.gen(function* () {
-    const entries = yield* Ref.make<ReadonlyMap<string, RegistryEntry>>(new Map())
+  Effect.sync(() => {
+    const entries = new Map<string, RegistryEntry>()
 
     const record = (result: CommandResult, done?: Deferred.Deferred<CommandResult>) =>
-      Ref.update(entries, (map) => insert(map, result.request_id, { result, done: done ?? null }, capacity))
+      Effect.sync(() => insert(entries, result.request_id, { result, done: done ?? null }, capacity))
 
     const finish = (result: CommandResult) =>
-      Ref.update(entries, (map) => {
-        if (!map.has(result.request_id)) return map
-        const next = new Map(map)
-        next.set(result.request_id, { result, done: null })
-        return next
+      Effect.sync(() => {
+        if (entries.has(result.request_id)) entries.set(result.request_id, { result, done: null })
       })
 
     const waitExpired = (snapshot: CommandResult) =>
-      Ref.modify(entries, (map): [CommandResult, ReadonlyMap<string, RegistryEntry>] => {
-        const entry = map.get(snapshot.request_id)
-        if (entry === undefined) return [snapshot, map]
-        if (entry.done === null) return [entry.result, map]
-        const next = new Map(map)
-        next.set(snapshot.request_id, { result: snapshot, done: entry.done })
-        return [snapshot, next]
+      Effect.sync((): CommandResult => {
+        const entry = entries.get(snapshot.request_id)
+        if (entry === undefined) return snapshot
+        if (entry.done === null) return entry.result
+        entries.set(snapshot.request_id, { result: snapshot, done: entry.done })
+        return snapshot
       })
 
     const get = (requestId: string) =>
-      Effect.flatMap(Ref.get(entries), (map) => {
-        const entry = map.get(requestId)
+      Effect.suspend(() => {
+        const entry = entries.get(requestId)
         return entry !== undefined
           ? Effect.succeed(entry)
           : Effect.fail(
@@ -110,8 +100,7 @@ export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect
       finish,
       waitExpired,
       get,
-      current: (requestId: string) =>
-        Effect.map(Ref.get(entries), (map) => Option.fromNullable(map.get(requestId))),
-      size: Effect.map(Ref.get(entries), (map) => map.size)
+      current: (requestId: string) => Effect.sync(() => Option.fromNullable(entries.get(requestId))),
+      size: Effect.sync(() => entries.size)
     }
   })
