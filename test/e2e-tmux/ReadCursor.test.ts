@@ -35,6 +35,9 @@ describe("read_terminal since on tmux", () => {
       wait_for_completion: false
     })
     await waitForReadiness(rig.mcp, pane.id, "busy")
+    // Busy counts from the send; read once the shell has echoed the whole line (a row still being
+    // echoed changes after the read, and a since read rightly returns a row that changed).
+    await rig.world.waitForScreen(pane, (screen) => screen.includes("sleep 100"))
     const first = await readTerminal(rig.mcp, { session_id: pane.id, max_lines: 20 })
     expect(first.isError, JSON.stringify(first.data)).toBe(false)
     expect(first.data.content).not.toContain("row-1")
