@@ -4,7 +4,7 @@
  * call with `disconnected` exactly once. A request left unanswered makes the connection suspect
  * (iTerm2 may have lost it, or may still act on it late): the owner replaces a suspect connection.
  */
-import { Deferred, Duration, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import type WebSocket from "ws"
 import { Iterm2Error } from "../../services/Iterm2Connection.js"
 import type {
@@ -78,7 +78,8 @@ export const isNotSent = (error: Iterm2Error): boolean =>
 export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
   const codec = iterm2Codec()
   const { ws } = socket
-  const pending = new Map<number, Deferred.Deferred<ServerOriginatedMessage, Iterm2Error>>()
+  /** Each in-flight request's settle function, by id: called once, with the reply or the failure. */
+  const pending = new Map<number, (exit: Exit.Exit<ServerOriginatedMessage, Iterm2Error>) => void>()
   let open = true
   let writable = true
   let suspect = false
@@ -87,8 +88,9 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
     if (!open) return
     open = false
     const error = new Iterm2Error({ reason: "disconnected", message: `Connection to iTerm2 lost: ${why}` })
-    for (const deferred of pending.values()) Deferred.unsafeDone(deferred, Exit.fail(error))
+    const settles = [...pending.values()]
     pending.clear()
+    for (const settle of settles) settle(Exit.fail(error))
     hooks.onClose()
   }
 
@@ -107,33 +109,56 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
     }
     if (message.id === undefined) return
     suspect = false // iTerm2 answers on this connection, if late
-    const deferred = pending.get(message.id)
-    if (deferred === undefined) return
+    const settle = pending.get(message.id)
+    if (settle === undefined) return
     pending.delete(message.id)
-    Deferred.unsafeDone(deferred, Exit.succeed(message))
+    settle(Exit.succeed(message))
   })
   ws.on("close", (code, reason) => drop(`socket closed (${code}${reason.length > 0 ? ` ${reason}` : ""})`))
   ws.on("error", (error) => drop(error.message))
 
+  /**
+   * One request: its reply, or a failure after `timeoutMs` (one timer, no fiber per request). The
+   * wait can be interrupted even in an uninterruptible region, as a transaction's begin needs; a
+   * request still pending when the wait ends (timed out or abandoned) makes the connection suspect.
+   */
   const call = (request: ClientRequest, timeoutMs: number) =>
-    Effect.gen(function* () {
+    Effect.suspend(() => {
       if (!open || !writable) {
-        return yield* new Iterm2Error({
-          reason: "disconnected",
-          message: "Connection to iTerm2 is closed.",
-          cause: NOT_SENT
-        })
+        return Effect.fail(
+          new Iterm2Error({
+            reason: "disconnected",
+            message: "Connection to iTerm2 is closed.",
+            cause: NOT_SENT
+          })
+        )
       }
       const id = hooks.nextId()
       const kind = requestKind(request)
-      const deferred = yield* Deferred.make<ServerOriginatedMessage, Iterm2Error>()
-      pending.set(id, deferred)
-      const bytes = codec.encodeClient({ ...request, id })
-      ws.send(bytes, { binary: true }, (error) => {
-        if (error !== undefined && error !== null) {
+      const reply = Effect.async<ServerOriginatedMessage, Iterm2Error>((resume) => {
+        let settled = false
+        const settle = (exit: Exit.Exit<ServerOriginatedMessage, Iterm2Error>) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          resume(exit)
+        }
+        const timer = setTimeout(() => {
+          if (pending.delete(id)) suspect = true
+          settle(
+            Exit.fail(
+              new Iterm2Error({
+                reason: "timeout",
+                message: `iTerm2 did not answer ${kind ?? "a request"} within ${timeoutMs} ms.`
+              })
+            )
+          )
+        }, timeoutMs)
+        pending.set(id, settle)
+        ws.send(codec.encodeClient({ ...request, id }), { binary: true }, (error) => {
+          if (error === undefined || error === null) return
           pending.delete(id)
-          Deferred.unsafeDone(
-            deferred,
+          settle(
             Exit.fail(
               new Iterm2Error({
                 reason: "disconnected",
@@ -145,29 +170,15 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
           // The socket is dead even if its close event has not arrived yet: the next call
           // reconnects. Requests already in flight get their own write error or the close event.
           writable = false
-        }
+        })
+        // Abandoned by the caller: no reply yet.
+        return Effect.sync(() => {
+          settled = true
+          clearTimeout(timer)
+          if (pending.delete(id)) suspect = true
+        })
       })
-      // Interruptible for the timeout's sake only: a caller in an uninterruptible region (the
-      // runner's send phase, a transaction's begin) must still see the timeout fire, and it does not
-      // make the caller itself interruptible.
-      const reply = yield* Deferred.await(deferred).pipe(
-        Effect.interruptible,
-        Effect.timeoutFail({
-          duration: Duration.millis(timeoutMs),
-          onTimeout: () =>
-            new Iterm2Error({
-              reason: "timeout",
-              message: `iTerm2 did not answer ${kind ?? "a request"} within ${timeoutMs} ms.`
-            })
-        }),
-        // Still pending here means abandoned (timed out, or the caller gave up): no reply yet.
-        Effect.ensuring(
-          Effect.sync(() => {
-            if (pending.delete(id)) suspect = true
-          })
-        )
-      )
-      return yield* validateReply(kind, reply)
+      return Effect.flatMap(Effect.interruptible(reply), (message) => validateReply(kind, message))
     })
 
   return {
