@@ -8,7 +8,7 @@ import { rowDigest } from "../../domain/ReadCursor.js"
 import { boundTail } from "../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
-import type { Coord, LineContents } from "../../services/Iterm2Messages.js"
+import type { Coord, GetPromptResponse, LineContents } from "../../services/Iterm2Messages.js"
 import type { BoundedText, CommandOutput, ReadBounds } from "../../services/Terminal.js"
 import { callFor, getBuffer, getLines, getPrompt, orUnavailable } from "./Iterm2Calls.js"
 
@@ -110,17 +110,48 @@ export const readScreen = (
 
 const before = (a: Coord, b: Coord) => (a.y ?? 0) < (b.y ?? 0) || (a.y === b.y && (a.x ?? 0) < (b.x ?? 0))
 
-/** Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt. */
-const outputEnd = (conn: Conn, sessionId: string, promptId: string, cursor: Coord) =>
+/**
+ * The prompt typed at `promptId` and the ids of the prompts from it on, asked for together (one
+ * round trip). The list's own failure counts only where the prompt is there to be clamped.
+ */
+const promptAndLater = (
+  conn: Conn,
+  sessionId: string,
+  promptId: string
+): Effect.Effect<
+  { readonly prompt: GetPromptResponse | undefined; readonly later: ReadonlyArray<string> },
+  TermPilotError
+> =>
   Effect.gen(function* () {
-    const list = yield* callFor(
-      conn,
-      { list_prompts_request: { session: sessionId, first_unique_id: promptId } },
-      "list_prompts_response"
+    const [prompt, list] = yield* Effect.all(
+      [
+        getPrompt(conn, sessionId, promptId),
+        Effect.either(
+          callFor(
+            conn,
+            { list_prompts_request: { session: sessionId, first_unique_id: promptId } },
+            "list_prompts_response"
+          )
+        )
+      ],
+      { concurrency: 2 }
     )
-    const ids = list.unique_prompt_id ?? []
-    const next = ids[ids.indexOf(promptId) + 1]
-    if (ids.indexOf(promptId) < 0 || next === undefined) return cursor
+    if (prompt === undefined) return { prompt, later: [] }
+    const found = yield* list
+    return { prompt, later: found.unique_prompt_id ?? [] }
+  })
+
+/** Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt. */
+const outputEnd = (
+  conn: Conn,
+  sessionId: string,
+  promptId: string,
+  cursor: Coord,
+  later: ReadonlyArray<string>
+) =>
+  Effect.gen(function* () {
+    const next = later[later.indexOf(promptId) + 1]
+    if (later.indexOf(promptId) < 0 || next === undefined) return cursor
     const prompt = yield* getPrompt(conn, sessionId, next)
     const start = prompt?.prompt_range?.start ?? prompt?.command_range?.start
     return start !== undefined && before(start, cursor) ? start : cursor
@@ -140,11 +171,11 @@ export const outputRowCount = (
   promptId: string
 ): Effect.Effect<number | null, TermPilotError> =>
   Effect.gen(function* () {
-    const prompt = yield* getPrompt(conn, sessionId, promptId)
+    const { prompt, later } = yield* promptAndLater(conn, sessionId, promptId)
     const start = prompt?.output_range?.start
     const cursor = prompt?.output_range?.end
     if (start?.y === undefined || cursor?.y === undefined) return null
-    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    const end = yield* outputEnd(conn, sessionId, promptId, cursor, later)
     return Math.max(0, lastRowBefore(end) - start.y + 1)
   })
 
@@ -181,7 +212,7 @@ interface OutputSpan {
 
 const outputSpan = (conn: Conn, sessionId: string, promptId: string) =>
   Effect.gen(function* () {
-    const prompt = yield* getPrompt(conn, sessionId, promptId)
+    const { prompt, later } = yield* promptAndLater(conn, sessionId, promptId)
     if (prompt === undefined) {
       const end = yield* endAfterLostPrompt(conn, sessionId)
       if (end?.y === undefined) return yield* unavailableOutput("it scrolled out of the terminal's history")
@@ -192,7 +223,7 @@ const outputSpan = (conn: Conn, sessionId: string, promptId: string) =>
     if (start?.y === undefined || cursor?.y === undefined) {
       return yield* unavailableOutput("iTerm2 reported no output range")
     }
-    const end = yield* outputEnd(conn, sessionId, promptId, cursor)
+    const end = yield* outputEnd(conn, sessionId, promptId, cursor, later)
     return { start, end, complete: true } satisfies OutputSpan
   })
 
