@@ -32,6 +32,13 @@ const sample = (pid: number): Sample => {
   return { rssKb: Number(rss), fds: readdirSync(`/proc/${pid}/fd`).length }
 }
 
+/** CPU seconds the process has used (user + system, all its threads), from /proc/<pid>/stat. */
+const cpuSeconds = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 type Data = Record<string, unknown>
 interface Outcome {
   readonly isError: boolean
@@ -158,6 +165,7 @@ const soak = async (): Promise<boolean> => {
     await Promise.all(ids.map((id, i) => lane(client, id, i, share)))
     const seconds = (Date.now() - started) / 1000
     const end = sample(pid)
+    const cpu = cpuSeconds(pid)
     const base = warm ?? end
     const growth = (a: number, b: number) => (b - a) / a
     const rssGrowth = growth(base.rssKb, end.rssKb)
@@ -166,6 +174,7 @@ const soak = async (): Promise<boolean> => {
     const rows: Array<[string, string]> = [
       ["server", `node ${transport.pid} dist/termpilot.js, no NODE_OPTIONS, no V8 flags`],
       ["calls", `${done} in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s), ${LANES} lanes`],
+      ["server CPU", `${cpu.toFixed(1)} s user + system (${((cpu * 1000) / done).toFixed(2)} ms per call)`],
       ["per tool", [...counts].map(([k, v]) => `${k} ${v}`).join(", ")],
       ["RSS (kB)", `${base.rssKb} after ${WARMUP} → ${end.rssKb} at end (${(rssGrowth * 100).toFixed(1)} %)`],
       ["RSS trail", `${trail.map((kb) => Math.round(kb / 1024)).join(" ")} MB`],
