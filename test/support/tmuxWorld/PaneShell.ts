@@ -62,7 +62,7 @@ const fishRc = (snippet: string | null): string =>
     "function fish_prompt; printf 'tp$ '; end",
     'echo $fish_pid > "$TPW_PANE_DIR/shell.pid"',
     "set -g __tpw_n 0",
-    'function __tpw_record --on-event fish_preexec; set -g __tpw_n (math $__tpw_n + 1); printf \'%s %s\\n\' $__tpw_n "$argv" >> "$TPW_PANE_DIR/executed.log"; end',
+    'function __tpw_record --on-event fish_preexec; set -g __tpw_n (math $__tpw_n + 1); printf \'%5d  %s\\n\' $__tpw_n "$argv" >> "$TPW_PANE_DIR/executed.log"; end',
     'function __tpw_prompt --on-event fish_prompt; echo >> "$TPW_PANE_DIR/prompts"; end',
     snippet === null ? "" : `source '${snippet}'`,
     ""
@@ -103,13 +103,17 @@ export class PaneFiles {
     return `exec script -q -f -I '${log}' -O /dev/null -c "${inner}"`
   }
 
-  /** The lines the shell read and ran, in order (from its history, one entry per number). */
+  /**
+   * The lines the shell read and ran, in order (from its history, one entry per number), exactly:
+   * every shell's record is the number, two characters (`  `, or `* ` for an edited bash entry),
+   * then the line with its own leading and trailing blanks.
+   */
   executed(): ReadonlyArray<string> {
     const path = join(this.dir, "executed.log")
     if (!existsSync(path)) return []
     const seen = new Map<number, string>()
     for (const line of readFileSync(path, "utf8").split("\n")) {
-      const match = /^\s*(\d+)\*?\s+(.*)$/.exec(line)
+      const match = /^\s*(\d+)[* ] (.*)$/.exec(line)
       if (match !== null) seen.set(Number(match[1]), match[2]!)
     }
     return [...seen.entries()].sort(([a], [b]) => a - b).map(([, text]) => text)
