@@ -4,53 +4,64 @@
  * client decides is_current; control clients never resize a window, never move focus, and are
  * gone once the backend's scope closes.
  */
+import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TmuxBackend } from "../../src/layers/tmux/TmuxBackend.js"
 import type { SessionInfo } from "../../src/services/Terminal.js"
-import { run, TmuxWorld, waitFor } from "../support/tmux/TmuxWorld.js"
+import { RecordedBackend, run } from "../support/tmux/RecordedBackend.js"
+import { waitUntil } from "../support/tmuxWorld/Recorder.js"
+import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
 
 describe("tmux inventory", () => {
-  const one = new TmuxWorld()
-  const two = new TmuxWorld()
-  let backend: TmuxBackend & { scope: Scope.CloseableScope }
-  const panes: Record<string, string> = {}
+  const rig = new RecordedBackend()
+  const one = rig.world
+  const two = TmuxWorld.create()
+  const absent = join(one.root, "absent.sock")
+  let backend: TmuxBackend
+  let scope: Scope.CloseableScope
+  const panes: Record<string, WorldPane> = {}
 
   beforeAll(async () => {
-    panes.a = one.newSession("alpha")
-    panes.b = one.split(panes.a)
-    panes.c = one.newWindow("alpha")
-    one.tmux("rename-window", "-t", panes.c, "second | window")
-    panes.d = one.newSession("beta gamma")
-    panes.e = two.newSession("other")
-    for (const [name, pane] of Object.entries(panes)) await (name === "e" ? two : one).waitShell(pane)
-    backend = await one.backend({ sockets: [one.socket, two.socket, `${one.dir}/absent.sock`] })
+    // Each pane's shell is up (its prompt drawn) once the world returns it. Windows are named, so
+    // tmux's automatic-rename never changes a name mid-test.
+    panes.a = await one.newSession("alpha", { name: "main" })
+    panes.b = await one.split(panes.a)
+    panes.c = await one.newWindow("alpha", { name: "w1" })
+    await one.tmux("rename-window", "-t", panes.c.paneId, "second | window")
+    panes.d = await one.newSession("beta gamma", { name: "main" })
+    panes.e = await two.newSession("other", { name: "main" })
+    ;({ backend, scope } = await rig.scopedBackend({ sockets: [one.socket, two.socket, absent] }))
   })
   afterAll(async () => {
-    await one.close()
+    await rig.close()
     await two.close()
   })
 
-  const identity = (world: TmuxWorld) => world.tmux("display", "-p", "#{pid}.#{start_time}").trim()
+  const identity = async (world: TmuxWorld) =>
+    (await world.tmux("display", "-p", "#{pid}.#{start_time}")).trim()
 
   it("lists every pane of every session and server once, with the documented fields", async () => {
     const all = await run(backend.terminal.listSessions)
     const byId = new Map(all.map((s) => [s.session_id, s]))
     expect(all).toHaveLength(5)
-    const expectPane = (world: TmuxWorld, pane: string): SessionInfo => {
-      const id = `tmux:${world.socket}:${identity(world)}:${pane}`
+    const expectPane = async (world: TmuxWorld, pane: WorldPane): Promise<SessionInfo> => {
+      const id = `tmux:${world.socket}:${await identity(world)}:${pane.paneId}`
       const info = byId.get(id)
       expect(info, id).toBeDefined()
-      const [session, window, index, sessionName, windowName, tty, title] = world
-        .tmux(
+      const [session, window, index, sessionName, windowName, tty, title, command] = (
+        await world.tmux(
           "display",
           "-p",
           "-t",
-          pane,
-          "#{session_id}\t#{window_id}\t#{window_index}\t#{session_name}\t#{window_name}\t#{pane_tty}\t#{pane_title}"
+          pane.paneId,
+          "#{session_id}\t#{window_id}\t#{window_index}\t#{session_name}\t#{window_name}\t#{pane_tty}\t#{pane_title}\t#{pane_current_command}"
         )
+      )
         .trimEnd()
         .split("\t")
+      // The pane's own process is the world's recorder (`script`), with the shell under it.
+      expect(command).toBe("script")
       expect(info).toMatchObject({
         backend: "tmux",
         window_id: session,
@@ -60,7 +71,7 @@ describe("tmux inventory", () => {
         tab_title: windowName,
         tty,
         session_title: title,
-        job_name: "bash",
+        job_name: command,
         profile_name: null,
         buried: false,
         is_current: false,
@@ -68,11 +79,11 @@ describe("tmux inventory", () => {
       })
       return info!
     }
-    expectPane(one, panes.a!)
-    expectPane(one, panes.b!)
-    expect(expectPane(one, panes.c!).tab_title).toBe("second | window")
-    expect(expectPane(one, panes.d!).window_title).toBe("beta gamma")
-    expectPane(two, panes.e!)
+    await expectPane(one, panes.a!)
+    await expectPane(one, panes.b!)
+    expect((await expectPane(one, panes.c!)).tab_title).toBe("second | window")
+    expect((await expectPane(one, panes.d!)).window_title).toBe("beta gamma")
+    await expectPane(two, panes.e!)
     // Drawn before anything watched, idle, nothing typed: proved from the snippet's prompt record
     // and the screen (EarlierPrompt.ts), so ready with no keypress.
     for (const s of all) expect(s.execution_readiness).toBe("ready")
@@ -83,17 +94,20 @@ describe("tmux inventory", () => {
 
   it("keeps the session a person's plain `tmux attach` picks (attaching counts as activity)", async () => {
     await run(backend.terminal.listSessions)
-    const human = await one.human(null)
-    const picked = one.tmux("list-clients", "-F", "#{client_control_mode} #{session_name}").split("\n")
+    const human = await rig.person(null)
+    const picked = (await one.tmux("list-clients", "-F", "#{client_control_mode} #{session_name}")).split(
+      "\n"
+    )
     expect(picked).toContain("0 beta gamma")
     human.kill()
-    await waitFor("the person's client to go", () =>
-      one.tmux("list-clients", "-F", "#{client_control_mode}").includes("0") ? undefined : true
+    await waitUntil(
+      "the person's client to go",
+      async () => !(await one.tmux("list-clients", "-F", "#{client_control_mode}")).includes("0")
     )
   })
 
   it("tracks a pane's prompt once Enter is pressed, and getSession agrees with the listing", async () => {
-    const id = await one.readyPane(backend, panes.d!)
+    const { id } = await rig.ready(panes.d!, backend)
     const listed = (await run(backend.terminal.listSessions)).find((s) => s.session_id === id)
     expect(await run(backend.terminal.getSession(id))).toEqual(listed)
     expect(listed?.execution_readiness).toBe("ready")
@@ -101,7 +115,7 @@ describe("tmux inventory", () => {
   })
 
   it("never resizes a window or moves focus, with a person's client attached; is_current follows that client", async () => {
-    const human = await one.human("alpha", 132, 43)
+    const human = await rig.person("alpha", 132, 43)
     const layout = () =>
       one.tmux(
         "list-panes",
@@ -109,62 +123,57 @@ describe("tmux inventory", () => {
         "-F",
         "#{pane_id} #{window_width}x#{window_height} #{window_active} #{pane_active}"
       )
-    await waitFor("the window to take the person's size", () =>
-      layout().includes("132x42") ? true : undefined
-    )
-    const before = layout()
+    await waitUntil("the window to take the person's size", async () => (await layout()).includes("132x42"))
+    const before = await layout()
     const all = await run(backend.terminal.listSessions)
-    const activePane = one.tmux("display", "-p", "-t", "alpha", "#{pane_id}").trim()
+    const activePane = (await one.tmux("display", "-p", "-t", "alpha", "#{pane_id}")).trim()
     expect(all.filter((s) => s.is_current).map((s) => s.session_id)).toEqual([
-      `tmux:${one.socket}:${identity(one)}:${activePane}`
+      `tmux:${one.socket}:${await identity(one)}:${activePane}`
     ])
     expect((await run(backend.terminal.currentSession)).session_id.endsWith(`:${activePane}`)).toBe(true)
-    const id = await one.readyPane(backend, panes.b!)
+    const { id } = await rig.ready(panes.b!, backend)
     await run(backend.terminal.read(id, { maxLines: 50, maxChars: 5000 }))
-    expect(layout()).toBe(before)
+    expect(await layout()).toBe(before)
     human.kill()
   })
 
   it("attaches to a session created later by itself, and reports each socket's status", async () => {
     const controls = () => one.tmux("list-clients", "-F", "#{client_control_mode} #{session_name}")
-    expect(controls()).not.toContain("1 late")
-    one.newSession("late")
+    expect(await controls()).not.toContain("1 late")
+    await one.newSession("late")
     // %sessions-changed makes the backend attach a control client to the new session.
-    await waitFor("a control client on the new session", () =>
-      controls().includes("1 late") ? true : undefined
-    )
-    const status = await waitFor("the backend to count it", async () => {
-      const now = await run(backend.status)
-      return now.servers[0]?.controlClients === 3 ? now : undefined
+    await waitUntil("a control client on the new session", async () => (await controls()).includes("1 late"))
+    let status = await run(backend.status)
+    await waitUntil("the backend to count it", async () => {
+      status = await run(backend.status)
+      return status.servers[0]?.controlClients === 3
     })
-    const [pid, start] = identity(one).split(".")
+    const [pid, start] = (await identity(one)).split(".")
     expect(status.servers).toEqual([
       {
         socket: one.socket,
         running: true,
         pid: Number(pid),
         startTime: Number(start),
-        version: one.tmux("display", "-p", "#{version}").trim(),
+        version: (await one.tmux("display", "-p", "#{version}")).trim(),
         controlClients: 3,
         error: null
       },
       expect.objectContaining({ socket: two.socket, running: true, controlClients: 1 }),
-      expect.objectContaining({ socket: `${one.dir}/absent.sock`, running: false, pid: null })
+      expect.objectContaining({ socket: absent, running: false, pid: null })
     ])
-    one.tmux("kill-session", "-t", "late")
-    await waitFor("its client to go", () => (controls().includes("1 late") ? undefined : true))
+    await one.tmux("kill-session", "-t", "late")
+    await waitUntil("its client to go", async () => !(await controls()).includes("1 late"))
   })
 
   it("leaves no control client behind when its scope closes", async () => {
-    const controls = (world: TmuxWorld) =>
-      world
-        .tmux("list-clients", "-F", "#{client_control_mode}")
-        .split("\n")
-        .filter((l) => l === "1").length
+    const controls = async (world: TmuxWorld) =>
+      (await world.tmux("list-clients", "-F", "#{client_control_mode}")).split("\n").filter((l) => l === "1")
+        .length
     // One control client per session: alpha and beta gamma on the first server, other on the second.
-    expect(controls(one)).toBe(2)
-    expect(controls(two)).toBe(1)
-    await Effect.runPromise(Scope.close(backend.scope, Exit.void))
-    await waitFor("control clients to go", () => (controls(one) + controls(two) === 0 ? true : undefined))
+    expect(await controls(one)).toBe(2)
+    expect(await controls(two)).toBe(1)
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await waitUntil("control clients to go", async () => (await controls(one)) + (await controls(two)) === 0)
   })
 })

@@ -2,25 +2,25 @@
  * run_command over the tmux backend against real tmux and real bash with the test marks: exit
  * status and exactly the output between C and D, bounded tails, unicode, cwd, a printed fake D
  * mark, a line that runs nothing, and text that tmux would misread if it were not sent as bytes —
- * each checked against what the shell really read (its history log) or printed.
+ * each checked against what the shell really ran (its history log, `executed()`) or printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TmuxBackend } from "../../src/layers/tmux/TmuxBackend.js"
 import type { CommandRunner } from "../../src/services/CommandRunner.js"
-import { request, run, TmuxWorld } from "../support/tmux/TmuxWorld.js"
+import { RecordedBackend, request, run } from "../support/tmux/RecordedBackend.js"
+import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
 
 describe("tmux run_command", () => {
-  const world = new TmuxWorld()
-  let backend: TmuxBackend
+  const rig = new RecordedBackend()
   let runner: CommandRunner["Type"]
-  let pane: string
+  let pane: WorldPane
   let id: string
 
   beforeAll(async () => {
-    ;({ backend, runner, first: pane } = await world.start())
-    id = await world.readyPane(backend, pane)
+    pane = await rig.open()
+    runner = await rig.runner()
+    ;({ id } = await rig.ready(pane))
   })
-  afterAll(() => world.close())
+  afterAll(() => rig.close())
 
   const exec = (command: string, overrides = {}) => run(runner.run(request(id, command, overrides)))
 
@@ -84,14 +84,14 @@ describe("tmux run_command", () => {
 
   it("reflects cd in the session's cwd", async () => {
     expect(await exec("cd /tmp")).toMatchObject({ status: "completed", exit_code: 0 })
-    expect((await run(backend.terminal.getSession(id))).cwd).toBe("/tmp")
+    expect((await run(rig.backend.terminal.getSession(id))).cwd).toBe("/tmp")
     await exec("cd ~")
-    expect((await run(backend.terminal.getSession(id))).cwd).toBe(world.dir)
+    expect((await run(rig.backend.terminal.getSession(id))).cwd).toBe(rig.world.home)
   })
 
   it("does not end a command at a D mark the command prints (with or without a forged token)", async () => {
     const fake =
-      "printf '\\033]133;D;0\\007\\033]133;A\\007$ \\033]133;B\\007\\033]133;D;0;tp=aaaaaaaaaaaaaaaa\\007'; sleep 0.3; echo real; (exit 5)"
+      "printf '\\033]133;D;0\\007\\033]133;A\\007tp$ \\033]133;B\\007\\033]133;D;0;tp=aaaaaaaaaaaaaaaa\\007'; sleep 0.3; echo real; (exit 5)"
     const result = await exec(fake)
     expect(result).toMatchObject({ status: "completed", exit_code: 5 })
     expect(result.output?.endsWith("real")).toBe(true)
@@ -102,8 +102,8 @@ describe("tmux run_command", () => {
     // CommandRunner's "aborted" outcome: answered, no exit status, nothing claimed about output.
     expect(result).toMatchObject({ status: "completed", sent: true, exit_code: null, output: null })
     expect(result.message).toMatch(/without reporting an exit status/)
-    expect(world.lines(pane).at(-1)).toBe(";")
-    expect(await run(backend.terminal.readiness(id))).toBe("ready")
+    expect(pane.files.executed().at(-1)).toBe(";")
+    expect(await run(rig.backend.terminal.readiness(id))).toBe("ready")
   })
 
   it("delivers text tmux would misread exactly as given", async () => {
@@ -117,15 +117,15 @@ describe("tmux run_command", () => {
       ["echo Escape Space", "Escape Space"],
       ["echo 'x#{pane_id}' \"#{session_name}\"", "x#{pane_id} #{session_name}"],
       ["echo 'x#(echo y)'", "x#(echo y)"],
-      ["echo ~", world.dir],
-      ["echo $HOME", world.dir],
+      ["echo ~", rig.world.home],
+      ["echo $HOME", rig.world.home],
       ['echo "it\'s" \'"q"\'', 'it\'s "q"'],
       ["  echo lead  trail  ", "lead trail"],
       ["echo \\\\ \\x", "\\ x"]
     ]
     for (const [command, output] of traps) {
       const result = await exec(command)
-      expect(world.lines(pane).at(-1), command).toBe(command)
+      expect(pane.files.executed().at(-1), command).toBe(command)
       expect(result.status, command).toBe("completed")
       if (output !== null) expect(result.output, command).toBe(output)
     }
@@ -135,12 +135,12 @@ describe("tmux run_command", () => {
     const word = "é".repeat(8000)
     const result = await exec(`echo ${word} | wc -c`)
     expect(result).toMatchObject({ status: "completed", exit_code: 0, output: "16001" })
-    expect(world.lines(pane).at(-1)).toBe(`echo ${word} | wc -c`)
+    expect(pane.files.executed().at(-1)).toBe(`echo ${word} | wc -c`)
   })
 
   it("runs commands in several panes at once, each answered from its own pane", async () => {
-    const more = await Promise.all([1, 2, 3, 4, 5, 6].map(() => world.freshPane()))
-    const ids = await Promise.all(more.map((p) => world.readyPane(backend, p)))
+    const more = await Promise.all([1, 2, 3, 4, 5, 6].map(() => rig.pane()))
+    const ids = await Promise.all(more.map(async (p) => (await rig.ready(p)).id))
     const results = await Promise.all(
       ids.map((sid, i) =>
         run(runner.run(request(sid, `sleep 0.$((RANDOM % 3)); echo pane-${i}; (exit ${i})`)))
@@ -148,18 +148,18 @@ describe("tmux run_command", () => {
     )
     results.forEach((r, i) => {
       expect(r).toMatchObject({ status: "completed", exit_code: i, output: `pane-${i}` })
-      expect(world.lines(more[i]!)).toHaveLength(1)
+      expect(more[i]!.files.executed()).toHaveLength(1)
     })
   })
 
   it("reads the screen and scrollback tail within its bounds", async () => {
     await exec("seq 1 300")
-    const snap = await run(backend.terminal.read(id, { maxLines: 5, maxChars: 10_000 }))
+    const snap = await run(rig.backend.terminal.read(id, { maxLines: 5, maxChars: 10_000 }))
     expect(snap.readiness).toBe("ready")
     expect(snap.lineCount).toBe(5)
     expect(snap.text.split("\n").slice(0, 4)).toEqual(["297", "298", "299", "300"])
     expect(snap.truncated).toBe(true)
-    const tiny = await run(backend.terminal.read(id, { maxLines: 100, maxChars: 7 }))
+    const tiny = await run(rig.backend.terminal.read(id, { maxLines: 100, maxChars: 7 }))
     expect([...tiny.text].length).toBeLessThanOrEqual(7)
     expect(tiny.truncated).toBe(true)
   })

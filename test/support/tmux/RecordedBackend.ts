@@ -1,15 +1,24 @@
 /**
- * RecordedBackend — the tmux backend under test (makeTmuxBackend, no runner) over a recorded
- * TmuxWorld (test/support/tmuxWorld: every pane's input logged by `script -I`), for tests that must
- * count the exact bytes a pane received. `watch` subscribes to a pane's events (kept until close),
- * `ready` gets a pane to `ready` (Enter once, as the docs tell a person), `start` submits a command
- * and waits for its CommandStart, `etx` counts 0x03 bytes a pane received after a recorder mark.
+ * RecordedBackend — the tmux backend under test (makeTmuxBackend) over a recorded TmuxWorld
+ * (test/support/tmuxWorld: every pane's input logged by `script -I`), for tests that must count the
+ * exact bytes a pane received. `watch` subscribes to a pane's events (kept until close), `ready`
+ * gets a pane to `ready` (Enter once, as the docs tell a person), `start` submits a command and
+ * waits for its CommandStart, `etx` counts 0x03 bytes a pane received after a recorder mark.
+ * `runner` puts the backend-independent CommandRunner (CommandRunnerLive's own constructor) on a
+ * backend, `until` waits for a readiness, and `person` attaches a person's client in a real pty.
  */
-import { Effect, Exit, Option, Queue, Scope } from "effect"
+import { Effect, Exit, Layer, Option, Queue, Scope } from "effect"
+import * as pty from "node-pty"
+import { makeCommandRunner } from "../../../src/layers/runner/CommandRunnerLive.js"
 import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
-import type { PromptEvent } from "../../../src/services/PromptTracker.js"
+import type { CommandRunner } from "../../../src/services/CommandRunner.js"
+import { type PromptEvent, PromptTracker } from "../../../src/services/PromptTracker.js"
+import { Terminal } from "../../../src/services/Terminal.js"
 import { waitUntil } from "../tmuxWorld/Recorder.js"
 import { type PaneOptions, TmuxWorld, type WorldPane } from "../tmuxWorld/TmuxWorld.js"
+
+/** A run request with the tool's defaults (the runner tests' own). */
+export { request } from "../../runner/support.js"
 
 export const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
 
@@ -47,6 +56,7 @@ export class Events {
 export class RecordedBackend {
   readonly world = TmuxWorld.create()
   private readonly scopes: Array<Scope.CloseableScope> = []
+  private readonly people: Array<pty.IPty> = []
   backend!: TmuxBackend
 
   /** The world's first session `main` with one pane, then the backend over the world's socket. */
@@ -58,9 +68,15 @@ export class RecordedBackend {
 
   /** Another backend over the same socket (e.g. one that runs in a given pane), closed by `close`. */
   async extraBackend(overrides: Partial<TmuxSettings> = {}): Promise<TmuxBackend> {
-    const scope = await run(Scope.make())
-    this.scopes.push(scope)
-    return run(
+    return (await this.scopedBackend(overrides)).backend
+  }
+
+  /** A backend with the scope it lives in (a test may close that scope itself; `close` does too). */
+  async scopedBackend(
+    overrides: Partial<TmuxSettings> = {}
+  ): Promise<{ backend: TmuxBackend; scope: Scope.CloseableScope }> {
+    const scope = await this.scope()
+    const backend = await run(
       makeTmuxBackend({
         sockets: [this.world.socket],
         tmuxPath: "tmux",
@@ -69,6 +85,17 @@ export class RecordedBackend {
         ...overrides
       }).pipe(Scope.extend(scope))
     )
+    return { backend, scope }
+  }
+
+  /** A CommandRunner (CommandRunnerLive's own constructor) over `backend`, closed by `close`. */
+  async runner(backend = this.backend): Promise<CommandRunner["Type"]> {
+    const scope = await this.scope()
+    const layer = Layer.merge(
+      Layer.succeed(Terminal, backend.terminal),
+      Layer.succeed(PromptTracker, backend.tracker)
+    )
+    return run(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
   }
 
   pane(options: PaneOptions = {}): Promise<WorldPane> {
@@ -76,9 +103,24 @@ export class RecordedBackend {
   }
 
   async watch(id: string, backend = this.backend): Promise<Events> {
-    const scope = await run(Scope.make())
-    this.scopes.push(scope)
+    const scope = await this.scope()
     return new Events(await run(backend.tracker.watch(id).pipe(Scope.extend(scope))))
+  }
+
+  /** The pane's session id (formed from tmux's own report), once `backend` lists it. */
+  async listedId(pane: WorldPane, backend = this.backend): Promise<string> {
+    const id = await pane.world.sessionId(pane)
+    const listed = await run(backend.terminal.listSessions)
+    if (!listed.some((s) => s.session_id === id)) throw new Error(`${pane.paneId} (${id}) is not listed`)
+    return id
+  }
+
+  /** Waits until `backend` reports `readiness` for `id`. */
+  async until(id: string, readiness: string, backend = this.backend): Promise<void> {
+    await waitUntil(
+      `${id} ${readiness}`,
+      async () => (await run(backend.terminal.readiness(id))) === readiness
+    )
   }
 
   /**
@@ -89,10 +131,9 @@ export class RecordedBackend {
     pane: WorldPane,
     backend = this.backend
   ): Promise<{ id: string; events: Events; promptId: string }> {
-    const id = await this.world.sessionId(pane)
-    await run(backend.terminal.listSessions)
+    const id = await this.listedId(pane, backend)
     const events = await this.watch(id, backend)
-    await this.world.press(pane, "Enter")
+    await pane.world.press(pane, "Enter")
     const prompt = await events.next("Prompt")
     await waitUntil(`${id} ready`, async () => (await run(backend.terminal.readiness(id))) === "ready")
     return { id, events, promptId: prompt.promptId ?? "" }
@@ -106,9 +147,39 @@ export class RecordedBackend {
     return promptId
   }
 
+  /**
+   * A person's client (a plain `tmux attach`) in a real pty of `cols`×`rows`, attached to `session`
+   * (null: the session tmux itself picks) of `world`, once tmux lists it; killed by `close`.
+   */
+  async person(session: string | null, cols = 132, rows = 43, world = this.world): Promise<pty.IPty> {
+    const clients = async () => (await world.tmux("list-clients", "-F", "#{client_control_mode}")).split("\n")
+    const before = (await clients()).filter((mode) => mode === "0").length
+    const target = session === null ? [] : ["-t", session]
+    const person = pty.spawn("tmux", ["-S", world.socket, "-f", "/dev/null", "attach-session", ...target], {
+      cols,
+      rows,
+      env: world.env(),
+      name: "xterm-256color"
+    })
+    this.people.push(person)
+    person.onData(() => undefined)
+    await waitUntil(
+      "the person's client",
+      async () => (await clients()).filter((mode) => mode === "0").length > before
+    )
+    return person
+  }
+
   async close(): Promise<void> {
     for (const scope of this.scopes.reverse()) await run(Scope.close(scope, Exit.void))
+    for (const person of this.people) person.kill()
     await this.world.close()
+  }
+
+  private async scope(): Promise<Scope.CloseableScope> {
+    const scope = await run(Scope.make())
+    this.scopes.push(scope)
+    return scope
   }
 }
 
