@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import { commandResult, expectRejected, runCommand } from "../support/E2eHelpers.js"
 import { call } from "../support/FakeIterm2Backend.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let answer: (request: ElicitRequest) => Promise<ElicitResult> = async () => ({ action: "decline" })
 const asked: Array<string> = []

@@ -10,8 +10,8 @@ import { appConfigFor } from "../support/AppConfigFixture.js"
 import { expectRejected, listSessions, runCommand } from "../support/E2eHelpers.js"
 import { call, fakeSettings } from "../support/FakeIterm2Backend.js"
 import { openMcpHarness } from "../support/McpHarness.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { openTmuxRig, type RigPane, type TmuxRig, tmuxSettingsFor } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { openTmuxRig, type RigPane, type TmuxRig, tmuxSettingsFor } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 let pane: RigPane

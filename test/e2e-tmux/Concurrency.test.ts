@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listSessions, runCommand } from "../support/E2eHelpers.js"
-import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 const panes: Array<RigPane> = []

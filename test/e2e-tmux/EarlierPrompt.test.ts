@@ -9,10 +9,10 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectRejected, listSessions, runCommand } from "../support/E2eHelpers.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
-import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
+import { TmuxWorld, type WorldPane } from "../support/tmux/TmuxWorld.js"
 
 let world: TmuxWorld
 let rig: TmuxRig

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectRejected, listed, runCommand, waitForReadiness } from "../support/E2eHelpers.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

@@ -13,9 +13,9 @@ import {
   runCommand,
   waitForReadiness
 } from "../support/E2eHelpers.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

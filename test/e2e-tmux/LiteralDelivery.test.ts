@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runCommand } from "../support/E2eHelpers.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 let pane: RigPane

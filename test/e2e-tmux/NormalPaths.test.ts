@@ -16,7 +16,7 @@ import {
   readTerminal,
   runCommand
 } from "../support/E2eHelpers.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

@@ -14,7 +14,7 @@ import {
   runCommand,
   waitForReadiness
 } from "../support/E2eHelpers.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

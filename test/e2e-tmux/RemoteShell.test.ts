@@ -23,9 +23,9 @@ import {
   waitForReadiness
 } from "../support/E2eHelpers.js"
 import { REMOTE_HOSTNAME, type RemoteHost, startRemoteHost } from "../support/Sshd.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 let remote: RemoteHost

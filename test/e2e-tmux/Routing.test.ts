@@ -18,15 +18,9 @@ import {
 } from "../support/E2eHelpers.js"
 import { fakeSettings } from "../support/FakeIterm2Backend.js"
 import { openMcpHarness } from "../support/McpHarness.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import {
-  openTmuxRig,
-  type RigPane,
-  settle,
-  type TmuxRig,
-  tmuxSettingsFor
-} from "../support/tmuxWorld/TmuxRig.js"
-import { TmuxWorld } from "../support/tmuxWorld/TmuxWorld.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { openTmuxRig, type RigPane, settle, type TmuxRig, tmuxSettingsFor } from "../support/tmux/TmuxRig.js"
+import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
 
 let rig: TmuxRig
 /** A live tmux server on a socket TermPilot was not told about. */

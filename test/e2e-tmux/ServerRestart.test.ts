@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listSessions, runCommand, waitForReadiness } from "../support/E2eHelpers.js"
 import { call } from "../support/FakeIterm2Backend.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

@@ -15,8 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chooseSnippet } from "../../src/shell-integration/ShellIntegration.js"
 import type { McpHarness } from "../support/McpHarness.js"
-import { type RigPane, settle } from "../support/tmuxWorld/TmuxRig.js"
-import { TmuxWorld } from "../support/tmuxWorld/TmuxWorld.js"
+import { type RigPane, settle } from "../support/tmux/TmuxRig.js"
+import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
 
 const root = resolve(import.meta.dirname, "../..")
 const bin = join(root, "dist/src/cli/bin.js")

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { commandResult, expectRejected, runCommand } from "../support/E2eHelpers.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 

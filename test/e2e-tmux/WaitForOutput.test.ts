@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 import {
   expectCancelStopsQuickly,
   expectCommandEnded,

@@ -7,8 +7,8 @@
 import * as pty from "node-pty"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { currentSession, listSessions, readTerminal, runCommand } from "../support/E2eHelpers.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmuxWorld/TmuxRig.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
 let human: pty.IPty

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
+import { TmuxWorld, type WorldPane } from "../support/tmux/TmuxWorld.js"
 
 let world: TmuxWorld
 let pane: WorldPane

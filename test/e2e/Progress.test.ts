@@ -18,7 +18,7 @@ import {
   waitForReadiness
 } from "../support/E2eHelpers.js"
 import { type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
 
 let rig: FakeIterm2Rig
 let dir: string

@@ -18,7 +18,7 @@ import {
 } from "./E2eHelpers.js"
 import { call } from "./FakeIterm2Backend.js"
 import type { McpHarness } from "./McpHarness.js"
-import { waitUntil } from "./tmuxWorld/Recorder.js"
+import { waitUntil } from "./tmux/Recorder.js"
 
 export interface WaitView {
   readonly session_id: string

@@ -6,10 +6,10 @@
  * and a command ending right at the interrupt gets at most that one ETX, reported truthfully.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expectNothingReached } from "../support/tmux/Proof.js"
 import { codeOf, etx, RecordedBackend, run } from "../support/tmux/RecordedBackend.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { FENCE, waitUntil } from "../support/tmuxWorld/Recorder.js"
-import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import { FENCE, waitUntil } from "../support/tmux/Recorder.js"
+import type { WorldPane } from "../support/tmux/TmuxWorld.js"
 
 describe("tmux interrupt", () => {
   const rig = new RecordedBackend()

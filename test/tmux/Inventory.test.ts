@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TmuxBackend } from "../../src/layers/tmux/TmuxBackend.js"
 import type { SessionInfo } from "../../src/services/Terminal.js"
 import { RecordedBackend, run } from "../support/tmux/RecordedBackend.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
-import { TmuxWorld, type WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
+import { TmuxWorld, type WorldPane } from "../support/tmux/TmuxWorld.js"
 
 describe("tmux inventory", () => {
   const rig = new RecordedBackend()

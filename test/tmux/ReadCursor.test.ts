@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Snapshot } from "../../src/services/Terminal.js"
 import { RecordedBackend, run } from "../support/tmux/RecordedBackend.js"
-import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import type { WorldPane } from "../support/tmux/TmuxWorld.js"
 
 const BIG = { maxLines: 10_000, maxChars: 1_000_000 }
 const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i))

@@ -9,10 +9,10 @@
 import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CommandRunner } from "../../src/services/CommandRunner.js"
+import { expectNothingReached } from "../support/tmux/Proof.js"
 import { RecordedBackend, request, run } from "../support/tmux/RecordedBackend.js"
-import { expectNothingReached } from "../support/tmuxWorld/Proof.js"
-import { FENCE, waitUntil } from "../support/tmuxWorld/Recorder.js"
-import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import { FENCE, waitUntil } from "../support/tmux/Recorder.js"
+import type { WorldPane } from "../support/tmux/TmuxWorld.js"
 
 /**
  * tmux 3.2a's server itself exits in the dead-pane scenario below (remain-on-exit, the pane's shell

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CommandRunner } from "../../src/services/CommandRunner.js"
 import { RecordedBackend, request, run } from "../support/tmux/RecordedBackend.js"
-import type { WorldPane } from "../support/tmuxWorld/TmuxWorld.js"
+import type { WorldPane } from "../support/tmux/TmuxWorld.js"
 
 describe("tmux run_command", () => {
   const rig = new RecordedBackend()

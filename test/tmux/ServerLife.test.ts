@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CommandRunner } from "../../src/services/CommandRunner.js"
 import { RecordedBackend, request, run } from "../support/tmux/RecordedBackend.js"
-import { waitUntil } from "../support/tmuxWorld/Recorder.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
 
 describe("tmux pane and server lives", () => {
   const rig = new RecordedBackend()

@@ -1,7 +1,7 @@
 /**
- * RecordedBackend — the tmux backend under test (makeTmuxBackend) over a recorded TmuxWorld
- * (test/support/tmuxWorld: every pane's input logged by `script -I`), for tests that must count the
- * exact bytes a pane received. `watch` subscribes to a pane's events (kept until close), `ready`
+ * RecordedBackend — the tmux backend under test (makeTmuxBackend) in process, over the recorded
+ * TmuxWorld of this folder (every pane's input logged by `script -I`), for tests that must count
+ * the exact bytes a pane received. `watch` subscribes to a pane's events (kept until close), `ready`
  * gets a pane to `ready` (Enter once, as the docs tell a person), `start` submits a command and
  * waits for its CommandStart, `etx` counts 0x03 bytes a pane received after a recorder mark.
  * `runner` puts the backend-independent CommandRunner (CommandRunnerLive's own constructor) on a
@@ -14,8 +14,8 @@ import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../s
 import type { CommandRunner } from "../../../src/services/CommandRunner.js"
 import { type PromptEvent, PromptTracker } from "../../../src/services/PromptTracker.js"
 import { Terminal } from "../../../src/services/Terminal.js"
-import { waitUntil } from "../tmuxWorld/Recorder.js"
-import { type PaneOptions, TmuxWorld, type WorldPane } from "../tmuxWorld/TmuxWorld.js"
+import { waitUntil } from "./Recorder.js"
+import { type PaneOptions, TmuxWorld, type WorldPane } from "./TmuxWorld.js"
 
 /** A run request with the tool's defaults (the runner tests' own). */
 export { request } from "../../runner/support.js"

@@ -4,6 +4,8 @@
  * clean environment. Sessions, windows and panes on demand, each pane a real shell under the
  * input Recorder (see PaneShell). Session ids are formed from what tmux itself reports (`#{pid}`,
  * `#{start_time}`, `#{pane_id}`), never by TermPilot's code. `close` kills the server it started.
+ * It is the one world of the tmux tests: RecordedBackend runs the backend in process over it,
+ * TmuxRig serves TermPilot's MCP tools over it, Proof reads its recorders.
  */
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
