@@ -2,7 +2,7 @@
  * End to end over real tmux, bash, zsh and fish: panes whose prompts were drawn before TermPilot
  * started. An idle prompt is `ready` on the first list_sessions with no keypress (and takes a
  * command); text typed but not entered (also after a file drew a fake prompt and left a DCS open),
- * a program started earlier, a program `exec`ed in the shell's place that shows the prompt's text,
+ * a program started earlier, a job left in the background, a program `exec`ed in the shell's place that shows the prompt's text,
  * a prompt that runs a command substitution and vim are never `ready`; the panes' recorders prove nothing reached any of them.
  */
 import { writeFileSync } from "node:fs"
@@ -30,6 +30,7 @@ beforeAll(async () => {
   panes.typedFish = await world.newWindow("main", { shell: "fish" })
   panes.typedHome = await world.newWindow("main")
   panes.program = await world.newWindow("main")
+  panes.background = await world.newWindow("main")
   panes.substituted = await world.newWindow("main")
   panes.vim = await world.newWindow("main")
   panes.forged = await world.newWindow("main")
@@ -43,6 +44,9 @@ beforeAll(async () => {
   await world.waitForScreen(panes.typedHome, (s) => s.endsWith("tp$ echo home"))
   await world.runAsUser(panes.program, "sleep 600", () => true)
   await waitUntil("sleep to hold the terminal", () => panes.program!.files.foreground() === "sleep")
+  // A job left running in the background: the prompt after it is idle, but the job may write unseen.
+  await world.runAsUser(panes.background, "sleep 600 &", () => true)
+  await waitUntil("the prompt after the job started", () => panes.background!.files.prompts() >= 1)
   const substituted = "PS1='$(printf tp)$ '"
   await world.runAsUser(panes.substituted, substituted, (s) => s.split("\n").length >= 2)
   await world.runAsUser(panes.vim, "vim -u NONE -N", (s) => s.includes("~"))
@@ -93,6 +97,8 @@ describe("prompts drawn before TermPilot started", () => {
 
   it("a program started before is busy, vim interactive, a prompt it cannot expand unknown", () => {
     expect(firstListing.get(ids.program!)).toBe("busy")
+    // A job in the background shares the terminal: the earlier prompt is not proved.
+    expect(firstListing.get(ids.background!)).toBe("unknown")
     expect(firstListing.get(ids.vim!)).toBe("interactive")
     expect(firstListing.get(ids.substituted!)).toBe("unknown")
     // `exec cat` kept the shell's pid and printed the prompt's text: not that shell any more.
@@ -107,6 +113,7 @@ describe("prompts drawn before TermPilot started", () => {
       "typedHome",
       "forged",
       "program",
+      "background",
       "substituted",
       "vim"
     ]) {
