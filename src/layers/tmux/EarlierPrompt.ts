@@ -21,7 +21,7 @@ import {
   parsePromptRecord,
   promptShown
 } from "../../domain/tmux/PromptRecord.js"
-import { aloneOnTerminal, shellHoldsForeground, stillShellOfPane } from "./Foreground.js"
+import { aloneOnTerminal, shellHoldsForeground, stillShellOfPane, TerminalTable } from "./Foreground.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
 /** How long after a failed proof a pane is not tried again. */
@@ -94,9 +94,15 @@ const screenLines = (pane: number) => [
 
 /**
  * Tries to prove the pane's prompt was drawn earlier and is idle with nothing typed; on success
- * the pane's stream adopts it. Never fails: what cannot be proved leaves the pane as it was.
+ * the pane's stream adopts it. Never fails: what cannot be proved leaves the pane as it was. The
+ * panes of one listing share one `terminals` table (one /proc scan).
  */
-export const proveEarlierPrompt = (server: TmuxServer, pane: number, row: FlagRow): Effect.Effect<void> =>
+export const proveEarlierPrompt = (
+  server: TmuxServer,
+  pane: number,
+  row: FlagRow,
+  terminals: TerminalTable = new TerminalTable()
+): Effect.Effect<void> =>
   Effect.gen(function* () {
     const entry = server.panes.entry(pane)
     server.panes.announce(entry, tokensOf(row["@termpilot_tokens"]))
@@ -115,7 +121,7 @@ export const proveEarlierPrompt = (server: TmuxServer, pane: number, row: FlagRo
     const record = readPromptRecord(shell.pid, shell.token)
     const drawn = record === null ? null : lastVisibleLine(record.prompt)
     if (record === null || drawn === null || drawn.trim() === "") return
-    if (aloneOnTerminal(shell.pid, flags.panePid) !== true) return
+    if (aloneOnTerminal(shell.pid, flags.panePid, terminals) !== true) return
     // Only a client that streams the pane orders its replies after the pane's bytes.
     const owner = entry.owner?.isOpen === true ? entry.owner : null
     const client = owner ?? server.clients.get(row.session_id)

@@ -112,29 +112,58 @@ export const stillShellOfPane = (shellPid: number, panePid: number | null): bool
   return stat !== null && SHELLS.has(stat.comm) && chain(panePid, shellPid) !== null
 }
 
-/** Processes looked at, at most, for `aloneOnTerminal`. */
+/** Processes looked at, at most, for a TerminalTable. */
 const MAX_PROCESSES = 65_536
 
 /**
- * Whether `shellPid` is the only process on its terminal: no job in the background, nothing it
- * started still there (any of them could write to the terminal unseen). Null when /proc cannot tell.
+ * Which processes are on which terminal, read from /proc once, when first asked: one scan serves
+ * every pane of a listing (a scan per pane cost ~3 ms each at 100 panes). Unbounded only by
+ * MAX_PROCESSES; null (cannot tell) when /proc cannot be listed or holds more.
  */
-export const aloneOnTerminal = (shellPid: number, panePid: number | null): boolean | null => {
-  if (!visible(panePid)) return null
-  const shell = statOf(shellPid)
-  if (shell === null || shell.ttyNr === 0) return null
-  let pids: ReadonlyArray<string>
+export class TerminalTable {
+  private byTty: Map<number, Array<number>> | null | undefined
+
+  /** The pids on terminal `ttyNr` when the table was read; null when /proc could not tell. */
+  onTerminal(ttyNr: number): ReadonlyArray<number> | null {
+    if (this.byTty === undefined) this.byTty = scanTerminals()
+    return this.byTty === null ? null : (this.byTty.get(ttyNr) ?? [])
+  }
+}
+
+const scanTerminals = (): Map<number, Array<number>> | null => {
+  let names: ReadonlyArray<string>
   try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name))
+    names = readdirSync("/proc").filter((name) => /^\d+$/.test(name))
   } catch {
     return null
   }
-  if (pids.length > MAX_PROCESSES) return null
-  for (const name of pids) {
-    const pid = Number(name)
-    if (pid !== shellPid && statOf(pid)?.ttyNr === shell.ttyNr) return false
+  if (names.length > MAX_PROCESSES) return null
+  const byTty = new Map<number, Array<number>>()
+  for (const name of names) {
+    const tty = statOf(Number(name))?.ttyNr
+    if (tty === undefined || tty === 0) continue
+    const pids = byTty.get(tty)
+    if (pids === undefined) byTty.set(tty, [Number(name)])
+    else pids.push(Number(name))
   }
-  return true
+  return byTty
+}
+
+/**
+ * Whether `shellPid` is the only process on its terminal: no job in the background, nothing it
+ * started still there (any of them could write to the terminal unseen). Null when /proc cannot
+ * tell. `table` may be shared by the panes of one listing; the shell's own state is read afresh.
+ */
+export const aloneOnTerminal = (
+  shellPid: number,
+  panePid: number | null,
+  table: TerminalTable = new TerminalTable()
+): boolean | null => {
+  if (!visible(panePid)) return null
+  const shell = statOf(shellPid)
+  if (shell === null || shell.ttyNr === 0) return null
+  const pids = table.onTerminal(shell.ttyNr)
+  return pids === null ? null : pids.every((pid) => pid === shellPid)
 }
 
 /** The foreground program of `shellPid`'s terminal when it is another program, with its chain from that shell. */

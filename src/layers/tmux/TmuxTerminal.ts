@@ -22,6 +22,7 @@ import type {
   Terminal
 } from "../../services/Terminal.js"
 import { proveEarlierPrompt } from "./EarlierPrompt.js"
+import { TerminalTable } from "./Foreground.js"
 import {
   flagsOfPane,
   mayHaveReached,
@@ -96,9 +97,10 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         .filter((row) => server.panes.get(Number(row.pane_id.slice(1)))?.stream.untouched !== false)
         .map((row) => ({ server, row }))
     )
+    const terminals = new TerminalTable()
     yield* Effect.forEach(
       unproved,
-      ({ server, row }) => proveEarlierPrompt(server, Number(row.pane_id.slice(1)), row),
+      ({ server, row }) => proveEarlierPrompt(server, Number(row.pane_id.slice(1)), row, terminals),
       { concurrency: "unbounded", discard: true }
     )
     return found.flatMap(({ server, rows }) =>
