@@ -84,7 +84,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       return rpc
     })
 
-    const connection: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
+    const reconnect: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
       Effect.gen(function* () {
         const existing = yield* Ref.get(current)
         if (existing?.isOpen() && !existing.isSuspect()) return existing
@@ -97,6 +97,13 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
         yield* Ref.set(current, fresh)
         return fresh
       })
+    )
+
+    /** The open connection without taking the lock (every request asks); the lock only to replace it. */
+    const connection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
+      Ref.get(current),
+      (existing) =>
+        existing?.isOpen() === true && !existing.isSuspect() ? Effect.succeed(existing) : reconnect
     )
 
     yield* Effect.addFinalizer(() =>
