@@ -9,7 +9,7 @@
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
-import { commandResult, expectRejected, runCommand } from "../support/E2eHelpers.js"
+import { commandResult, expectRejected, runCommand, waitForStart } from "../support/E2eHelpers.js"
 import { call } from "../support/FakeIterm2Backend.js"
 import { expectNothingReached } from "../support/tmux/Proof.js"
 import { waitUntil } from "../support/tmux/Recorder.js"
@@ -118,6 +118,7 @@ describe("approval for interrupt_command on tmux", () => {
       wait_for_completion: false
     })
     await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
+    await waitForStart(always.mcp, sent.data.request_id)
     const mark = pane.files.recorder.mark()
     answer = async () => ({ action: "decline" })
     const declined = await call(always.mcp, "interrupt_command", { request_id: sent.data.request_id })

@@ -11,7 +11,8 @@ import {
   expectSteadyProgress,
   interruptCommand,
   runCommand,
-  waitForReadiness
+  waitForReadiness,
+  waitForStart
 } from "../support/E2eHelpers.js"
 import { expectNothingReached } from "../support/tmux/Proof.js"
 import { waitUntil } from "../support/tmux/Recorder.js"
@@ -43,6 +44,7 @@ const started = async (command: string, shell: "bash" | "fish" = "bash") => {
   if (command.startsWith("sleep "))
     await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
   if (command.includes("echo armed")) await rig.world.waitForScreen(pane, (screen) => /^armed$/m.test(screen))
+  await waitForStart(rig.mcp, sent.data.request_id)
   return { pane, requestId: sent.data.request_id }
 }
 

@@ -19,7 +19,8 @@ import {
   expectRejected,
   interruptCommand,
   runCommand,
-  waitForReadiness
+  waitForReadiness,
+  waitForStart
 } from "../support/E2eHelpers.js"
 import { type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 
@@ -236,10 +237,8 @@ describe("approval for interrupt_command", () => {
       wait_for_completion: false
     })
     expect(sent.data).toMatchObject({ status: "submitted" })
-    // Busy as TermPilot reads it: the start event reached it before this answer (one socket, in order),
-    // so the interrupt meets a command its watch saw start.
-    await waitForReadiness(mcp, s.sessionId, "busy")
     await world.waitFor(s.sessionId, (shell) => shell.jobName === "sleep")
+    await waitForStart(mcp, sent.data.request_id)
     const mark = world.ledger.size
 
     answer = async () => ({ action: "decline" })

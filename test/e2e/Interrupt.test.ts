@@ -11,7 +11,8 @@ import {
   expectNothingSent,
   interruptCommand,
   runCommand,
-  waitForReadiness
+  waitForReadiness,
+  waitForStart
 } from "../support/E2eHelpers.js"
 import { call, type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 
@@ -34,6 +35,7 @@ const started = async (command: string) => {
   await waitForReadiness(mcp, s.sessionId, "busy")
   // The start mark comes before the program runs: let `sleep` own the terminal before interrupting.
   if (command.startsWith("sleep ")) await world.waitFor(s.sessionId, (shell) => shell.jobName === "sleep")
+  await waitForStart(mcp, sent.data.request_id)
   return { sessionId: s.sessionId, requestId: sent.data.request_id, mark: world.ledger.size }
 }
 

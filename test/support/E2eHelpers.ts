@@ -252,6 +252,21 @@ export const waitForReadiness = async (
   throw new Error(`${sessionId} did not become ${expected} within ${timeoutMs} ms (last: ${last})`)
 }
 
+/**
+ * Waits until TermPilot has seen the command of `requestId` start (its start mark or event):
+ * get_command_result reports output so far from then on, and interrupt_command acts on it. The
+ * program may hold the terminal a moment before TermPilot has read that mark.
+ */
+export const waitForStart = async (mcp: McpHarness, requestId: string, timeoutMs = 10_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const now = await commandResult(mcp, { request_id: requestId })
+    if (now.data.output !== null) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`TermPilot did not see request ${requestId} start within ${timeoutMs} ms`)
+}
+
 /** Runs `action` and asserts the fake received no SendText at all meanwhile. */
 export const expectNothingSent = async <A>(world: FakeWorld, action: () => Promise<A>): Promise<A> => {
   const before = world.ledger.all()
