@@ -4,7 +4,7 @@
  * timeout on every request. Messages cross this boundary as plain objects (see Iterm2Messages);
  * protobuf stays in src/layers.
  */
-import { Context, type Effect, type Queue, Schema, type Scope } from "effect"
+import { Context, type Effect, type Exit, type Queue, Schema, type Scope } from "effect"
 import type { ClientRequest, Notification, ServerResponse } from "./Iterm2Messages.js"
 
 export const Iterm2FailureReason = Schema.Literal(
@@ -41,6 +41,15 @@ export class Iterm2Connection extends Context.Tag("termpilot/Iterm2Connection")<
       request: ClientRequest,
       options?: { readonly timeoutMs?: number }
     ) => Effect.Effect<ServerResponse, Iterm2Error>
+    /**
+     * Send several requests at once and await them together (no fiber per request): each one's
+     * reply, or its own failure as `call` would give it, in order. Fails as a whole only when no
+     * connection can be had.
+     */
+    readonly callAll: (
+      requests: ReadonlyArray<ClientRequest>,
+      options?: { readonly timeoutMs?: number }
+    ) => Effect.Effect<ReadonlyArray<Exit.Exit<ServerResponse, Iterm2Error>>, Iterm2Error>
     /**
      * Every event from now until the scope closes. A dropped connection is delivered as
      * `Disconnected` (server-side subscriptions are gone with it).

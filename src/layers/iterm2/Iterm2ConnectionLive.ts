@@ -4,7 +4,7 @@
  * notifications out to every `events` subscriber, and serialises transactions. A connection on
  * which a request was left unanswered, with no reply since, is replaced by the next call.
  */
-import { Effect, Layer, Option, PubSub, Redacted, Ref } from "effect"
+import { Cause, Effect, Exit, Layer, Option, PubSub, Redacted, Ref } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
 import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "../../services/Iterm2Connection.js"
 import type { ClientRequest, ServerResponse } from "../../services/Iterm2Messages.js"
@@ -110,22 +110,40 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       Ref.get(current).pipe(Effect.flatMap((rpc) => (rpc === undefined ? Effect.void : rpc.close)))
     )
 
-    const callOnce = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
-      connection.pipe(
-        Effect.flatMap((rpc) => rpc.call(request, options?.timeoutMs ?? settings.requestTimeoutMs))
+    const callAllOnce = (requests: ReadonlyArray<ClientRequest>, options?: { readonly timeoutMs?: number }) =>
+      Effect.flatMap(connection, (rpc) =>
+        rpc.callAll(requests, options?.timeoutMs ?? settings.requestTimeoutMs)
       )
 
     /**
      * A request the dying socket refused to write never reached iTerm2: it is retried once on a
      * fresh connection. Never a SendText: text is typed at most once, whatever happens.
      */
-    const call = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
-      callOnce(request, options).pipe(
-        Effect.catchIf(
-          (error) => isNotSent(error) && request.send_text_request === undefined,
-          () => callOnce(request, options)
+    const callAll = (requests: ReadonlyArray<ClientRequest>, options?: { readonly timeoutMs?: number }) =>
+      Effect.gen(function* () {
+        const first = yield* callAllOnce(requests, options)
+        const retry = requests.flatMap((request, i) => {
+          const exit = first[i]
+          const error =
+            exit === undefined || Exit.isSuccess(exit) ? undefined : Cause.failureOption(exit.cause)
+          return error?._tag === "Some" && isNotSent(error.value) && request.send_text_request === undefined
+            ? [i]
+            : []
+        })
+        if (retry.length === 0) return first
+        const again = yield* callAllOnce(
+          retry.map((i) => requests[i]!),
+          options
         )
-      )
+        const merged = [...first]
+        retry.forEach((i, k) => {
+          merged[i] = again[k]!
+        })
+        return merged
+      })
+
+    const call = (request: ClientRequest, options?: { readonly timeoutMs?: number }) =>
+      Effect.flatMap(callAll([request], options), ([exit]) => exit ?? Exit.die("no reply slot"))
 
     const transactionStatus = (what: string, response: ServerResponse) => {
       const status = response.transaction_response?.status ?? "OK"
@@ -185,6 +203,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
 
     return Iterm2Connection.of({
       call,
+      callAll,
       events: PubSub.subscribe(events),
       transaction,
       protocolVersion: Effect.map(connection, (rpc) => rpc.protocolVersion)

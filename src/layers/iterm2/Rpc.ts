@@ -26,8 +26,16 @@ export interface RpcConnection {
   readonly isSuspect: () => boolean
   /** Send one request and await its reply (validated: no `error`, the matching submessage). */
   readonly call: (request: ClientRequest, timeoutMs: number) => Effect.Effect<ServerResponse, Iterm2Error>
+  /**
+   * Send requests at once, in order, and await them together: each one's validated reply or its
+   * own failure, in order. Never fails as a whole.
+   */
+  readonly callAll: (requests: ReadonlyArray<ClientRequest>, timeoutMs: number) => Effect.Effect<Replies>
   readonly close: Effect.Effect<void>
 }
+
+/** Each request's reply or failure, in the order the requests were given. */
+export type Replies = ReadonlyArray<Exit.Exit<ServerResponse, Iterm2Error>>
 
 export interface RpcHooks {
   readonly nextId: () => number
@@ -43,15 +51,15 @@ export const requestKind = (request: ClientRequest): string | undefined =>
 export const validateReply = (
   kind: string | undefined,
   reply: ServerOriginatedMessage
-): Effect.Effect<ServerResponse, Iterm2Error> => {
+): Exit.Exit<ServerResponse, Iterm2Error> => {
   const { id: _id, notification: _notification, ...response } = reply
   if (response.error !== undefined) {
-    return Effect.fail(new Iterm2Error({ reason: "protocol", message: `iTerm2 error: ${response.error}` }))
+    return Exit.fail(new Iterm2Error({ reason: "protocol", message: `iTerm2 error: ${response.error}` }))
   }
   const expected = kind?.replace(/_request$/, "_response")
   const present = Object.keys(response).filter((k) => (response as Record<string, unknown>)[k] !== undefined)
   if (present.length === 0) {
-    return Effect.fail(
+    return Exit.fail(
       new Iterm2Error({
         reason: "protocol",
         message: `iTerm2 replied to ${kind ?? "a request"} without a result.`
@@ -59,14 +67,14 @@ export const validateReply = (
     )
   }
   if (expected !== undefined && !present.includes(expected)) {
-    return Effect.fail(
+    return Exit.fail(
       new Iterm2Error({
         reason: "protocol",
         message: `iTerm2 replied to ${kind} with ${present.join(", ")} instead of ${expected}.`
       })
     )
   }
-  return Effect.succeed(response)
+  return Exit.succeed(response)
 }
 
 /** Marks a failure whose request never left this process (the socket refused the write). */
@@ -117,69 +125,78 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
   ws.on("close", (code, reason) => drop(`socket closed (${code}${reason.length > 0 ? ` ${reason}` : ""})`))
   ws.on("error", (error) => drop(error.message))
 
+  const closedError = () =>
+    new Iterm2Error({ reason: "disconnected", message: "Connection to iTerm2 is closed.", cause: NOT_SENT })
+
   /**
-   * One request: its reply, or a failure after `timeoutMs` (one timer, no fiber per request). The
-   * wait can be interrupted even in an uninterruptible region, as a transaction's begin needs; a
-   * request still pending when the wait ends (timed out or abandoned) makes the connection suspect.
+   * Requests sent at once, in order, and awaited together, after at most `timeoutMs` for all (one
+   * timer, no fiber per request). The wait can be interrupted even in an uninterruptible region,
+   * as a transaction's begin needs; a request still pending when the wait ends (timed out or
+   * abandoned) makes the connection suspect.
    */
-  const call = (request: ClientRequest, timeoutMs: number) =>
-    Effect.suspend(() => {
-      if (!open || !writable) {
-        return Effect.fail(
-          new Iterm2Error({
-            reason: "disconnected",
-            message: "Connection to iTerm2 is closed.",
-            cause: NOT_SENT
-          })
+  const callAll = (requests: ReadonlyArray<ClientRequest>, timeoutMs: number): Effect.Effect<Replies> =>
+    Effect.interruptible(
+      Effect.async<Replies>((resume) => {
+        const results: Array<Exit.Exit<ServerResponse, Iterm2Error> | undefined> = requests.map(
+          () => undefined
         )
-      }
-      const id = hooks.nextId()
-      const kind = requestKind(request)
-      const reply = Effect.async<ServerOriginatedMessage, Iterm2Error>((resume) => {
-        let settled = false
-        const settle = (exit: Exit.Exit<ServerOriginatedMessage, Iterm2Error>) => {
-          if (settled) return
-          settled = true
+        const ids: Array<number> = []
+        let left = requests.length
+        let finished = false
+        let timer: NodeJS.Timeout | undefined
+        const finish = () => {
+          if (finished) return
+          finished = true
           clearTimeout(timer)
-          resume(exit)
+          resume(Effect.succeed(results as Replies))
         }
-        const timer = setTimeout(() => {
-          if (pending.delete(id)) suspect = true
-          settle(
-            Exit.fail(
-              new Iterm2Error({
-                reason: "timeout",
-                message: `iTerm2 did not answer ${kind ?? "a request"} within ${timeoutMs} ms.`
-              })
-            )
-          )
+        const settle = (i: number, exit: Exit.Exit<ServerResponse, Iterm2Error>) => {
+          if (finished || results[i] !== undefined) return
+          results[i] = exit
+          if (--left === 0) finish()
+        }
+        if (left === 0) finish()
+        for (const [i, request] of requests.entries()) {
+          if (!open || !writable) {
+            settle(i, Exit.fail(closedError()))
+            continue
+          }
+          const id = hooks.nextId()
+          const kind = requestKind(request)
+          ids[i] = id
+          pending.set(id, (exit) => settle(i, Exit.isSuccess(exit) ? validateReply(kind, exit.value) : exit))
+          ws.send(codec.encodeClient({ ...request, id }), { binary: true }, (error) => {
+            if (error === undefined || error === null) return
+            pending.delete(id)
+            const message = `Send to iTerm2 failed: ${error.message}`
+            settle(i, Exit.fail(new Iterm2Error({ reason: "disconnected", message, cause: NOT_SENT })))
+            // The socket is dead even if its close event has not arrived yet: the next call
+            // reconnects. Requests already in flight get their own write error or the close event.
+            writable = false
+          })
+        }
+        if (finished) return
+        timer = setTimeout(() => {
+          requests.forEach((request, i) => {
+            const id = ids[i]
+            if (id !== undefined && pending.delete(id)) suspect = true
+            const kind = requestKind(request) ?? "a request"
+            const message = `iTerm2 did not answer ${kind} within ${timeoutMs} ms.`
+            settle(i, Exit.fail(new Iterm2Error({ reason: "timeout", message })))
+          })
         }, timeoutMs)
-        pending.set(id, settle)
-        ws.send(codec.encodeClient({ ...request, id }), { binary: true }, (error) => {
-          if (error === undefined || error === null) return
-          pending.delete(id)
-          settle(
-            Exit.fail(
-              new Iterm2Error({
-                reason: "disconnected",
-                message: `Send to iTerm2 failed: ${error.message}`,
-                cause: NOT_SENT
-              })
-            )
-          )
-          // The socket is dead even if its close event has not arrived yet: the next call
-          // reconnects. Requests already in flight get their own write error or the close event.
-          writable = false
-        })
-        // Abandoned by the caller: no reply yet.
+        // Abandoned by the caller: the requests still pending get no reply now.
         return Effect.sync(() => {
-          settled = true
+          finished = true
           clearTimeout(timer)
-          if (pending.delete(id)) suspect = true
+          for (const id of ids) if (id !== undefined && pending.delete(id)) suspect = true
         })
       })
-      return Effect.flatMap(Effect.interruptible(reply), (message) => validateReply(kind, message))
-    })
+    )
+
+  /** One request: its reply, or a failure after `timeoutMs` (as `callAll` of one). */
+  const call = (request: ClientRequest, timeoutMs: number) =>
+    Effect.flatMap(callAll([request], timeoutMs), ([exit]) => exit ?? Exit.die("no reply slot"))
 
   return {
     protocolVersion: socket.protocolVersion,
@@ -187,6 +204,7 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
     isOpen: () => open && writable && ws.readyState === ws.OPEN,
     isSuspect: () => suspect,
     call,
+    callAll,
     close: Effect.sync(() => {
       ws.terminate()
       drop("closed by TermPilot")
