@@ -47,21 +47,51 @@ export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPil
   )
 }
 
-/** One request whose reply must carry `field`; anything else is a protocol failure. */
-export const callFor = <K extends keyof ServerResponse>(
-  conn: Conn,
-  request: ClientRequest,
+/** The submessage `field` of one reply (or the failure of its request, as iterm2_unavailable). */
+export const replyField = <K extends keyof ServerResponse>(
+  reply: Effect.Effect<ServerResponse, Iterm2Error>,
   field: K
 ): Effect.Effect<NonNullable<ServerResponse[K]>, TermPilotError> =>
-  conn.call(request).pipe(
+  reply.pipe(
     Effect.mapError(unavailable),
-    Effect.flatMap((reply) => {
-      const value = reply[field]
+    Effect.flatMap((response) => {
+      const value = response[field]
       return value === undefined
         ? Effect.fail(fail("iterm2_unavailable", `iTerm2 answered without a ${String(field)}.`))
         : Effect.succeed(value as NonNullable<ServerResponse[K]>)
     })
   )
+
+/** One request whose reply must carry `field`; anything else is a protocol failure. */
+export const callFor = <K extends keyof ServerResponse>(
+  conn: Conn,
+  request: ClientRequest,
+  field: K
+): Effect.Effect<NonNullable<ServerResponse[K]>, TermPilotError> => replyField(conn.call(request), field)
+
+/** The request for the last prompt (or the prompt `promptId`) of a session. */
+export const promptRequest = (sessionId: string, promptId?: string): ClientRequest => ({
+  get_prompt_request:
+    promptId === undefined ? { session: sessionId } : { session: sessionId, unique_prompt_id: promptId }
+})
+
+/** What a prompt reply says: the prompt, `undefined` when the session has none. */
+export const promptOf =
+  (sessionId: string) =>
+  (reply: GetPromptResponse): Effect.Effect<GetPromptResponse | undefined, TermPilotError> => {
+    switch (reply.status ?? "OK") {
+      case "OK":
+        return Effect.succeed(reply)
+      case "PROMPT_UNAVAILABLE":
+        return Effect.succeed(undefined)
+      case "SESSION_NOT_FOUND":
+        return Effect.fail(sessionNotFound(sessionId))
+      default:
+        return Effect.fail(
+          fail("iterm2_unavailable", `iTerm2 rejected the prompt request (${reply.status}).`)
+        )
+    }
+  }
 
 /** The last prompt (or the prompt `promptId`) of a session; `undefined` when it has none. */
 export const getPrompt = (
@@ -69,29 +99,25 @@ export const getPrompt = (
   sessionId: string,
   promptId?: string
 ): Effect.Effect<GetPromptResponse | undefined, TermPilotError> =>
-  callFor(
-    conn,
-    {
-      get_prompt_request:
-        promptId === undefined ? { session: sessionId } : { session: sessionId, unique_prompt_id: promptId }
-    },
-    "get_prompt_response"
-  ).pipe(
-    Effect.flatMap((reply) => {
-      switch (reply.status ?? "OK") {
-        case "OK":
-          return Effect.succeed(reply)
-        case "PROMPT_UNAVAILABLE":
-          return Effect.succeed(undefined)
-        case "SESSION_NOT_FOUND":
-          return Effect.fail(sessionNotFound(sessionId))
-        default:
-          return Effect.fail(
-            fail("iterm2_unavailable", `iTerm2 rejected the prompt request (${reply.status}).`)
-          )
-      }
-    })
+  Effect.flatMap(
+    callFor(conn, promptRequest(sessionId, promptId), "get_prompt_response"),
+    promptOf(sessionId)
   )
+
+/** The request for session-scope variables, all names at once. */
+export const variablesRequest = (sessionId: string, names: ReadonlyArray<string>): ClientRequest => ({
+  variable_request: { session_id: sessionId, get: names }
+})
+
+/** What a variables reply says: each name's value, null when unset or unparsable. */
+export const variablesOf =
+  (sessionId: string, names: ReadonlyArray<string>) =>
+  (reply: VariableResponse): Effect.Effect<ReadonlyArray<unknown>, TermPilotError> => {
+    const status = reply.status ?? "OK"
+    if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
+    if (status !== "OK") return Effect.succeed(names.map(() => null))
+    return Effect.succeed(names.map((_, i) => parseJson(reply.values?.[i])))
+  }
 
 /** Session-scope variables, one request for all names; unset or unparsable values are null. */
 export const getVariables = (
@@ -99,13 +125,29 @@ export const getVariables = (
   sessionId: string,
   names: ReadonlyArray<string>
 ): Effect.Effect<ReadonlyArray<unknown>, TermPilotError> =>
-  callFor(conn, { variable_request: { session_id: sessionId, get: names } }, "variable_response").pipe(
-    Effect.flatMap((reply: VariableResponse) => {
-      const status = reply.status ?? "OK"
-      if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
-      if (status !== "OK") return Effect.succeed(names.map(() => null))
-      return Effect.succeed(names.map((_, i) => parseJson(reply.values?.[i])))
-    })
+  Effect.flatMap(
+    callFor(conn, variablesRequest(sessionId, names), "variable_response"),
+    variablesOf(sessionId, names)
+  )
+
+/** Both replies of a `promptAndVariablesRequests` pair, interpreted: the prompt, then the values. */
+export const promptAndVariablesOf = (
+  sessionId: string,
+  names: ReadonlyArray<string>,
+  [prompt, variables]: ReadonlyArray<Effect.Effect<ServerResponse, Iterm2Error>>
+): Effect.Effect<readonly [GetPromptResponse | undefined, ReadonlyArray<unknown>], TermPilotError> =>
+  Effect.all([
+    Effect.flatMap(replyField(prompt ?? missing, "get_prompt_response"), promptOf(sessionId)),
+    Effect.flatMap(replyField(variables ?? missing, "variable_response"), variablesOf(sessionId, names))
+  ])
+
+const missing: Effect.Effect<ServerResponse, Iterm2Error> = Effect.dieMessage("no reply slot")
+
+/** A session's last prompt and some of its variables, both requests sent at once. */
+export const promptAndVariables = (conn: Conn, sessionId: string, names: ReadonlyArray<string>) =>
+  conn.callAll([promptRequest(sessionId), variablesRequest(sessionId, names)]).pipe(
+    Effect.mapError(unavailable),
+    Effect.flatMap((replies) => promptAndVariablesOf(sessionId, names, replies))
   )
 
 /** A JSON value iTerm2 reported; null when absent or unparsable. */

@@ -8,12 +8,21 @@ import type { TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type {
   FocusChangedNotification,
+  GetPromptResponse,
   ListSessionsResponse,
   SessionSummary,
   SplitTreeNode
 } from "../../services/Iterm2Messages.js"
 import type { SessionInfo } from "../../services/Terminal.js"
-import { asString, callFor, getPrompt, getVariables } from "./Iterm2Calls.js"
+import {
+  asString,
+  callFor,
+  promptAndVariables,
+  promptAndVariablesOf,
+  promptRequest,
+  unavailable,
+  variablesRequest
+} from "./Iterm2Calls.js"
 import { verdict } from "./Iterm2Readiness.js"
 
 type Conn = Iterm2Connection["Type"]
@@ -128,42 +137,81 @@ export const METADATA_VARIABLES = [
   "user.termpilot_tag"
 ] as const
 
-/** Full metadata and readiness of one placed session: two requests, sent concurrently. */
+/** A placed session's full metadata and readiness, from its prompt and its METADATA_VARIABLES. */
+const sessionInfo = (
+  placement: Placement,
+  current: string | null,
+  prompt: GetPromptResponse | undefined,
+  values: ReadonlyArray<unknown>
+): SessionInfo => {
+  const value = (name: (typeof METADATA_VARIABLES)[number]) => values[METADATA_VARIABLES.indexOf(name)]
+  const text = (name: (typeof METADATA_VARIABLES)[number]) => asString(value(name))
+  return {
+    session_id: placement.sessionId,
+    backend: "iterm2",
+    window_id: placement.windowId,
+    tab_id: placement.tabId,
+    window_number: placement.windowNumber,
+    window_title: text("tab.window.title"),
+    tab_title: text("tab.title"),
+    session_title: text("name") ?? text("presentationName") ?? placement.summaryTitle,
+    hostname: text("hostname"),
+    username: text("username"),
+    cwd: text("path"),
+    tty: text("tty"),
+    job_name: text("jobName"),
+    profile_name: text("profileName"),
+    via: null,
+    tag: text("user.termpilot_tag"),
+    is_current: placement.sessionId === current,
+    buried: placement.buried,
+    execution_readiness: verdict(prompt, value("showingAlternateScreen"))
+  }
+}
+
+/** Full metadata and readiness of one placed session: two requests, sent at once. */
 export const describe = (
   conn: Conn,
   placement: Placement,
   current: string | null
 ): Effect.Effect<SessionInfo, TermPilotError> =>
-  Effect.all(
-    [getVariables(conn, placement.sessionId, METADATA_VARIABLES), getPrompt(conn, placement.sessionId)],
-    { concurrency: 2 }
-  ).pipe(
-    Effect.map(([values, prompt]): SessionInfo => {
-      const value = (name: (typeof METADATA_VARIABLES)[number]) => values[METADATA_VARIABLES.indexOf(name)]
-      const text = (name: (typeof METADATA_VARIABLES)[number]) => asString(value(name))
-      return {
-        session_id: placement.sessionId,
-        backend: "iterm2",
-        window_id: placement.windowId,
-        tab_id: placement.tabId,
-        window_number: placement.windowNumber,
-        window_title: text("tab.window.title"),
-        tab_title: text("tab.title"),
-        session_title: text("name") ?? text("presentationName") ?? placement.summaryTitle,
-        hostname: text("hostname"),
-        username: text("username"),
-        cwd: text("path"),
-        tty: text("tty"),
-        job_name: text("jobName"),
-        profile_name: text("profileName"),
-        via: null,
-        tag: text("user.termpilot_tag"),
-        is_current: placement.sessionId === current,
-        buried: placement.buried,
-        execution_readiness: verdict(prompt, value("showingAlternateScreen"))
-      }
-    })
+  promptAndVariables(conn, placement.sessionId, METADATA_VARIABLES).pipe(
+    Effect.map(([prompt, values]) => sessionInfo(placement, current, prompt, values))
   )
 
-/** Bound on parallel per-session requests, so a huge layout cannot flood the socket. */
+/**
+ * Every placed session described, DESCRIBE_CONCURRENCY sessions (two requests each) sent at once
+ * per round trip; a session that closed since the layout was read (`session_not_found`) is left
+ * out, any other failure fails the listing.
+ */
+export const describeAll = (
+  conn: Conn,
+  placements: ReadonlyArray<Placement>,
+  current: string | null
+): Effect.Effect<ReadonlyArray<SessionInfo>, TermPilotError> =>
+  Effect.gen(function* () {
+    const described: Array<SessionInfo> = []
+    for (let at = 0; at < placements.length; at += DESCRIBE_CONCURRENCY) {
+      const chunk = placements.slice(at, at + DESCRIBE_CONCURRENCY)
+      const requests = chunk.flatMap((p) => [
+        promptRequest(p.sessionId),
+        variablesRequest(p.sessionId, METADATA_VARIABLES)
+      ])
+      const replies = yield* Effect.mapError(conn.callAll(requests), unavailable)
+      for (const [i, placement] of chunk.entries()) {
+        const pair = replies.slice(2 * i, 2 * i + 2)
+        const found = yield* promptAndVariablesOf(placement.sessionId, METADATA_VARIABLES, pair).pipe(
+          Effect.map(([prompt, values]) => sessionInfo(placement, current, prompt, values)),
+          Effect.catchIf(
+            (e) => e.code === "session_not_found",
+            () => Effect.succeed(undefined)
+          )
+        )
+        if (found !== undefined) described.push(found)
+      }
+    }
+    return described
+  })
+
+/** Sessions described per round trip (two requests each), so a huge layout cannot flood the socket. */
 export const DESCRIBE_CONCURRENCY = 16

@@ -9,7 +9,7 @@ import type { TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { CoordRange, GetPromptResponse } from "../../services/Iterm2Messages.js"
 import type { Readiness } from "../../services/Terminal.js"
-import { getPrompt, getVariables } from "./Iterm2Calls.js"
+import { promptAndVariables } from "./Iterm2Calls.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -30,14 +30,14 @@ export const verdict = (prompt: GetPromptResponse | undefined, alternateScreen: 
     alternateScreen: alternateScreen === true || alternateScreen === 1
   })
 
-/** Prompt and alternate-screen flag of one session, read concurrently. */
+/** Prompt and alternate-screen flag of one session, both requests sent at once. */
 export const promptAndScreen = (
   conn: Conn,
   sessionId: string
 ): Effect.Effect<readonly [GetPromptResponse | undefined, unknown], TermPilotError> =>
-  Effect.all([getPrompt(conn, sessionId), getVariables(conn, sessionId, ["showingAlternateScreen"])], {
-    concurrency: 2
-  }).pipe(Effect.map(([prompt, values]) => [prompt, values[0]] as const))
+  promptAndVariables(conn, sessionId, ["showingAlternateScreen"]).pipe(
+    Effect.map(([prompt, values]) => [prompt, values[0]] as const)
+  )
 
 export const sessionReadiness = (conn: Conn, sessionId: string): Effect.Effect<Readiness, TermPilotError> =>
   promptAndScreen(conn, sessionId).pipe(Effect.map(([prompt, alt]) => verdict(prompt, alt)))

@@ -16,7 +16,7 @@ import {
 } from "../../services/Terminal.js"
 import { exactSessionId, inTransaction, sendText } from "./Iterm2Calls.js"
 import { interruptCommand } from "./Iterm2Interrupt.js"
-import { DESCRIBE_CONCURRENCY, describe, readLayout } from "./Iterm2Inventory.js"
+import { describe, describeAll, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
 import { readSince } from "./Iterm2Since.js"
 import { outputRowCount, readCommandOutput, readScreen } from "./Iterm2Text.js"
@@ -56,20 +56,8 @@ export const Iterm2TerminalLive = Layer.effect(
 
     const listSessions = Effect.gen(function* () {
       const layout = yield* readLayout(conn)
-      const described = yield* Effect.forEach(
-        layout.sessions,
-        (p) =>
-          describe(conn, p, layout.current).pipe(
-            // A session that closed between ListSessions and its metadata is simply gone.
-            Effect.map((s): SessionInfo | undefined => s),
-            Effect.catchIf(
-              (e) => e.code === "session_not_found",
-              () => Effect.succeed(undefined)
-            )
-          ),
-        { concurrency: DESCRIBE_CONCURRENCY }
-      )
-      return described.filter((s): s is SessionInfo => s !== undefined)
+      // A session that closed between ListSessions and its metadata is simply gone.
+      return yield* describeAll(conn, layout.sessions, layout.current)
     }).pipe(Effect.withSpan("Iterm2Terminal.listSessions"))
 
     const getSession = (sessionId: string) =>

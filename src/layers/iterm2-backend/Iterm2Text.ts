@@ -10,7 +10,17 @@ import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { Coord, GetPromptResponse, LineContents } from "../../services/Iterm2Messages.js"
 import type { BoundedText, CommandOutput, ReadBounds } from "../../services/Terminal.js"
-import { callFor, getBuffer, getLines, getPrompt, orUnavailable } from "./Iterm2Calls.js"
+import {
+  callFor,
+  getBuffer,
+  getLines,
+  getPrompt,
+  orUnavailable,
+  promptOf,
+  promptRequest,
+  replyField,
+  unavailable
+} from "./Iterm2Calls.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -123,22 +133,20 @@ const promptAndLater = (
   TermPilotError
 > =>
   Effect.gen(function* () {
-    const [prompt, list] = yield* Effect.all(
-      [
-        getPrompt(conn, sessionId, promptId),
-        Effect.either(
-          callFor(
-            conn,
-            { list_prompts_request: { session: sessionId, first_unique_id: promptId } },
-            "list_prompts_response"
-          )
-        )
-      ],
-      { concurrency: 2 }
+    const [prompt, list] = yield* Effect.mapError(
+      conn.callAll([
+        promptRequest(sessionId, promptId),
+        { list_prompts_request: { session: sessionId, first_unique_id: promptId } }
+      ]),
+      unavailable
     )
-    if (prompt === undefined) return { prompt, later: [] }
-    const found = yield* list
-    return { prompt, later: found.unique_prompt_id ?? [] }
+    const found = yield* Effect.flatMap(
+      replyField(prompt ?? Effect.dieMessage("no reply slot"), "get_prompt_response"),
+      promptOf(sessionId)
+    )
+    if (found === undefined) return { prompt: found, later: [] }
+    const ids = yield* replyField(list ?? Effect.dieMessage("no reply slot"), "list_prompts_response")
+    return { prompt: found, later: ids.unique_prompt_id ?? [] }
   })
 
 /** Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt. */
