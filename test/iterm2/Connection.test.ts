@@ -5,7 +5,7 @@
  */
 import net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Queue, Ref, TestClock } from "effect"
+import { Effect, Exit, Fiber, Queue, Ref } from "effect"
 import WebSocket from "ws"
 import { iterm2Codec } from "../../src/layers/iterm2/Codec.js"
 import { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
@@ -91,21 +91,66 @@ describe("Iterm2ConnectionLive calls", () => {
     })
   )
 
-  it.effect("times out a request that is never answered (TestClock)", () =>
+  // Rpc times requests with a real timer (one per batch), not Effect's clock.
+  it.live("times out a request that is never answered, not before its timeout", () =>
     Effect.gen(function* () {
       const fake = yield* startFake()
       yield* withLive(fake)(
         Effect.gen(function* () {
           yield* getProperty("connect")
           fake.faultNext({ neverReply: true })
-          const fiber = yield* Effect.fork(getProperty("hang", 5_000))
+          const started = Date.now()
+          const fiber = yield* Effect.fork(getProperty("hang", 400))
           yield* Effect.promise(() => fake.waitForRequests(2))
-          yield* TestClock.adjust("4999 millis")
+          yield* Effect.sleep("200 millis")
           expect(fiber.unsafePoll()).toBeNull()
-          yield* TestClock.adjust("1 millis")
           const error = failureOf(yield* Fiber.await(fiber))
+          expect(Date.now() - started).toBeGreaterThanOrEqual(390)
           expect(error.reason).toBe("timeout")
           expect(error.message).toMatch(/get_property_request/)
+        })
+      )
+    })
+  )
+
+  it.live("callAll: replies in the order asked, whatever order they arrive in", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          const conn = yield* Iterm2Connection
+          yield* getProperty("connect")
+          fake.faultNext({ delayMs: 150 }) // the first one answers last
+          const replies = yield* conn.callAll(
+            ["a", "b", "c"].map((name) => ({ get_property_request: { session_id: "s", name } }))
+          )
+          const values = replies.map((exit) =>
+            Exit.isSuccess(exit) ? exit.value.get_property_response?.json_value : "failed"
+          )
+          expect(values).toEqual(['"a"', '"b"', '"c"'])
+        })
+      )
+    })
+  )
+
+  it.live("callAll: a request never answered times out alone; the others keep their replies", () =>
+    Effect.gen(function* () {
+      const fake = yield* startFake()
+      yield* withLive(fake)(
+        Effect.gen(function* () {
+          const conn = yield* Iterm2Connection
+          yield* getProperty("connect")
+          fake.faultNext({ neverReply: true })
+          const started = Date.now()
+          const replies = yield* conn.callAll(
+            ["lost", "b"].map((name) => ({ get_property_request: { session_id: "s", name } })),
+            { timeoutMs: 300 }
+          )
+          expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+          expect(failureOf(replies[0]!).reason).toBe("timeout")
+          expect(failureOf(replies[0]!).message).toMatch(/get_property_request/)
+          const second = replies[1]!
+          expect(Exit.isSuccess(second) && second.value.get_property_response?.json_value).toBe('"b"')
         })
       )
     })
