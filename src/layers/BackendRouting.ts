@@ -81,6 +81,7 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     listSessions,
     currentSession,
     getSession: (id) => Effect.flatMap(ownerOf(id), (t) => t.getSession(id)),
+    sessionLabels: (id) => Effect.flatMap(ownerOf(id), (t) => t.sessionLabels(id)),
     read: (id, bounds, since) => Effect.flatMap(ownerOf(id), (t) => t.read(id, bounds, since)),
     readiness: (id) => Effect.flatMap(ownerOf(id), (t) => t.readiness(id)),
     submit: (id, command) => Effect.flatMap(ownerOf(id), (t) => t.submit(id, command)),

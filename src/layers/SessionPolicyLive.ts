@@ -56,6 +56,8 @@ export const withSessionPolicy = (
           )
     ),
     getSession: visible,
+    sessionLabels: (sessionId: string) =>
+      Effect.zipRight(visible(sessionId), terminal.sessionLabels(sessionId)),
     read: (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
       Effect.zipRight(visible(sessionId), terminal.read(sessionId, bounds, since)),
     readiness: (sessionId: string) => Effect.zipRight(visible(sessionId), terminal.readiness(sessionId)),

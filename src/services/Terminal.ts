@@ -100,6 +100,10 @@ export interface Submission {
   readonly promptId: string | null
 }
 
+/** A session's labels as `sessionLabels` gives them: its window, tab and session titles, those it has. */
+export const labelsOfSession = (s: SessionInfo): ReadonlyArray<string> =>
+  [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)
+
 export class Terminal extends Context.Tag("termpilot/Terminal")<
   Terminal,
   {
@@ -109,6 +113,12 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     readonly currentSession: Effect.Effect<SessionInfo, TermPilotError>
     /** One session by exact id; `session_not_found` otherwise. */
     readonly getSession: (sessionId: string) => Effect.Effect<SessionInfo, TermPilotError>
+    /**
+     * The titles of one session by exact id (window, tab, session; those it has), for the audit
+     * trail: what getSession reports in those fields, fetched without its readiness, focus and
+     * process checks.
+     */
+    readonly sessionLabels: (sessionId: string) => Effect.Effect<ReadonlyArray<string>, TermPilotError>
     /**
      * Screen plus scrollback tail of one session, fetching no more lines than it returns. With
      * `since` (a `cursor` an earlier read of this same session returned), only the rows from that

@@ -51,8 +51,7 @@ const LABEL_TIMEOUT = "2 seconds"
 
 /** The titles of the session a command went to, as far as they can be had quickly. */
 const sessionLabels = (sessionId: string) =>
-  Effect.flatMap(Terminal, (terminal) => terminal.getSession(sessionId)).pipe(
-    Effect.map((s) => [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)),
+  Effect.flatMap(Terminal, (terminal) => terminal.sessionLabels(sessionId)).pipe(
     Effect.timeout(LABEL_TIMEOUT),
     Effect.orElseSucceed((): ReadonlyArray<string> => [])
   )

@@ -12,6 +12,7 @@ import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Er
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
   type InterruptCheck,
+  labelsOfSession,
   type ReadBounds,
   type Readiness,
   Terminal
@@ -217,6 +218,11 @@ const make = Effect.gen(function* () {
       Effect.zipRight(
         faultFor("getSession"),
         Effect.map(lookup(sessionId), (s) => info(sessionId, s, false))
+      ),
+    sessionLabels: (sessionId) =>
+      Effect.zipRight(
+        faultFor("getSession"),
+        Effect.map(lookup(sessionId), (s) => labelsOfSession(info(sessionId, s, false)))
       ),
     read: (sessionId, bounds) =>
       Effect.zipRight(

@@ -13,7 +13,7 @@ import {
 } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
-import { type SessionInfo, Terminal } from "../../src/services/Terminal.js"
+import { labelsOfSession, type SessionInfo, Terminal } from "../../src/services/Terminal.js"
 
 export interface BackendCall {
   readonly service: "Terminal" | "CommandRunner" | "PromptTracker"
@@ -129,6 +129,11 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
     ),
     getSession: (id) =>
       Effect.zipRight(record("Terminal", "getSession", [id]), t.getSession?.(id) ?? known(id)),
+    sessionLabels: (id) =>
+      Effect.zipRight(
+        record("Terminal", "sessionLabels", [id]),
+        t.sessionLabels?.(id) ?? Effect.map(known(id), labelsOfSession)
+      ),
     read: (id, bounds, since) =>
       Effect.zipRight(
         record("Terminal", "read", since === undefined ? [id, bounds] : [id, bounds, since]),

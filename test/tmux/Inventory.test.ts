@@ -114,6 +114,20 @@ describe("tmux inventory", () => {
     expect(listed?.cwd).toBe(process.cwd())
   })
 
+  it("sessionLabels gives the listing's window, tab and session titles; an unknown pane is not found", async () => {
+    const listed = await run(backend.terminal.listSessions)
+    for (const pane of [panes.c!, panes.d!]) {
+      const id = `tmux:${one.socket}:${await identity(one)}:${pane.paneId}`
+      const info = listed.find((s) => s.session_id === id)
+      const expected = [info?.window_title, info?.tab_title, info?.session_title].filter((t) => t != null)
+      expect(expected.length, id).toBeGreaterThan(1)
+      expect(await run(backend.terminal.sessionLabels(id))).toEqual(expected)
+    }
+    const gone = `tmux:${one.socket}:${await identity(one)}:%9999`
+    const code = await run(Effect.flip(backend.terminal.sessionLabels(gone)).pipe(Effect.map((e) => e.code)))
+    expect(code).toBe("session_not_found")
+  })
+
   it("never resizes a window or moves focus, with a person's client attached; is_current follows that client", async () => {
     const human = await rig.person("alpha", 132, 43)
     const layout = () =>

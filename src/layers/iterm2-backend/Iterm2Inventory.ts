@@ -122,6 +122,9 @@ export const readLayout = (
   )
 
 /** Session-scope variables fetched for every session, in one request. */
+/** The variables a session's titles come from: its name, presentation name, tab and window titles. */
+export const LABEL_VARIABLES = ["name", "presentationName", "tab.title", "tab.window.title"] as const
+
 export const METADATA_VARIABLES = [
   "name",
   "presentationName",

@@ -14,9 +14,9 @@ import {
   type Submission,
   Terminal
 } from "../../services/Terminal.js"
-import { exactSessionId, inTransaction, sendText } from "./Iterm2Calls.js"
+import { asString, exactSessionId, getVariables, inTransaction, sendText } from "./Iterm2Calls.js"
 import { interruptCommand } from "./Iterm2Interrupt.js"
-import { describe, describeAll, readLayout } from "./Iterm2Inventory.js"
+import { describe, describeAll, LABEL_VARIABLES, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
 import { readSince } from "./Iterm2Since.js"
 import { outputRowCount, readCommandOutput, readScreen } from "./Iterm2Text.js"
@@ -68,6 +68,14 @@ export const Iterm2TerminalLive = Layer.effect(
         return yield* describe(conn, placement, layout.current)
       })
 
+    /** One variables request: the titles getSession reports (without the layout's summary fallback). */
+    const sessionLabels = (sessionId: string) =>
+      Effect.map(getVariables(conn, sessionId, LABEL_VARIABLES), ([name, presentation, tab, window]) =>
+        [asString(window), asString(tab), asString(name) ?? asString(presentation)].filter(
+          (t): t is string => t !== null
+        )
+      )
+
     const currentSession = Effect.gen(function* () {
       const layout = yield* readLayout(conn)
       const placement = layout.sessions.find((p) => p.sessionId === layout.current)
@@ -101,6 +109,7 @@ export const Iterm2TerminalLive = Layer.effect(
       listSessions,
       currentSession,
       getSession: (sessionId) => Effect.flatMap(exactSessionId(sessionId), getSession),
+      sessionLabels: (sessionId) => Effect.flatMap(exactSessionId(sessionId), sessionLabels),
       read: (sessionId, bounds, since) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds, since)),
       readiness: (sessionId) => Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id)),

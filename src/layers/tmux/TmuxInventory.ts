@@ -28,6 +28,17 @@ export const LIST_PANES_LINE = `list-panes -a -F ${formatOf(PANE_FIELDS)}`
 export const LIST_CLIENTS_LINE = `list-clients -F ${formatOf(CLIENT_FIELDS)}`
 export const paneLine = (pane: number) => `display -p -t %${pane} ${formatOf(PANE_FIELDS)}`
 
+/** The fields a pane's labels come from, in SessionInfo's order (window, tab, session title). */
+const LABEL_FIELDS = ["pane_id", "session_name", "window_name", "pane_title"] as const
+export const labelLine = (pane: number) => `display -p -t %${pane} ${formatOf(LABEL_FIELDS)}`
+
+/** The labels in a `labelLine` reply for pane `%pane`; null when the reply is not that pane's. */
+export const labelsOf = (pane: number, line: string): ReadonlyArray<string> | null => {
+  const row = parseFields(LABEL_FIELDS, line)
+  if (row === null || row.pane_id !== `%${pane}`) return null
+  return [row.session_name, row.window_name, row.pane_title].filter((t) => t !== "")
+}
+
 /** The session of a server's most recently active human (non-control) client, and when. */
 export interface HumanFocus {
   readonly session: string

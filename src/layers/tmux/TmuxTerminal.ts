@@ -38,6 +38,8 @@ import {
   humanFocus,
   isFocused,
   LIST_CLIENTS_LINE,
+  labelLine,
+  labelsOf,
   listServer,
   noteTokens,
   paneLine,
@@ -145,6 +147,16 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       return toSessionInfo(server, row, pane, current?.server === server && isFocused(row, current.focus))
     })
 
+  /** One round trip for the titles alone, over the pane's own client (as getSession, without its checks). */
+  const sessionLabels = (sessionId: string) =>
+    Effect.gen(function* () {
+      const { server, pane } = yield* registry.resolve(sessionId)
+      const client = yield* server.clientFor(pane)
+      const [reply] = yield* client.commands([labelLine(pane)])
+      const labels = reply?.ok === true ? labelsOf(pane, reply.lines[0] ?? "") : null
+      return labels === null ? yield* sessionNotFound(sessionId) : labels
+    })
+
   const readiness = (sessionId: string) =>
     Effect.gen(function* () {
       const resolved = yield* registry.resolve(sessionId)
@@ -222,6 +234,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     listSessions,
     currentSession,
     getSession,
+    sessionLabels,
     read,
     readiness,
     submit,
