@@ -5,7 +5,7 @@
  * call answers by its deadline (`deadline_exceeded`), whatever the backend is doing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Duration, Effect, Fiber, Option, ParseResult, Schema } from "effect"
+import { Cause, Duration, Effect, Option, ParseResult, Schema } from "effect"
 import { AuditEvent, AuditLog, CommandTool } from "../services/AuditLog.js"
 import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
@@ -56,26 +56,7 @@ const sessionLabels = (sessionId: string) =>
     Effect.orElseSucceed((): ReadonlyArray<string> => [])
   )
 
-/** The labels of a command's session, looked up while the command runs (its fiber ends with the call). */
-type LabelsAhead = Fiber.RuntimeFiber<ReadonlyArray<string>> | null
-
-/** For a command tool called with a `session_id`: start looking its labels up now, off the answer's path. */
-const labelsAhead = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I) => {
-  const target = (input as { readonly session_id?: unknown }).session_id
-  return Effect.flatMap(Effect.serviceOption(AuditLog), (log) =>
-    Option.isSome(log) && tool.audit === "command" && typeof target === "string"
-      ? Effect.fork(sessionLabels(target))
-      : Effect.succeed<LabelsAhead>(null)
-  )
-}
-
-const auditEvent = <I, IE, O, OE>(
-  tool: Tool<I, IE, O, OE>,
-  input: I,
-  output: O,
-  jsonText: string,
-  ahead: LabelsAhead
-) => {
+const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) => {
   if (tool.audit === "keys") {
     const sent = output as unknown as { request_id: string; session_id: string; keys: string }
     const event: AuditEvent = {
@@ -91,10 +72,7 @@ const auditEvent = <I, IE, O, OE>(
     const name = tool.name
     if (!Schema.is(CommandTool)(name)) return Effect.dieMessage(`${name} is not a command tool`)
     const result = output as unknown as CommandResult | InterruptResult
-    const target = (input as { readonly session_id?: unknown }).session_id
-    const labels =
-      ahead !== null && target === result.session_id ? Fiber.join(ahead) : sessionLabels(result.session_id)
-    return Effect.map(labels, (found) => AuditEvent.command(name, result, found))
+    return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
   }
   const target = (input as { readonly session_id?: unknown }).session_id
   const sessionId = typeof target === "string" ? target : null
@@ -107,23 +85,17 @@ const auditEvent = <I, IE, O, OE>(
 
 /**
  * Appends the call to the audit trail. `record` only queues the line (a background writer does the
- * I/O); looking up the session's labels for a command is bounded by LABEL_TIMEOUT and, when the
- * call names its session, started with the call (`labelsAhead`), so the answer does not wait for
- * another round trip to the terminal after the command ended. The digests are of text exactly as
- * returned: read_terminal's `content`, a command's `output` (after hygiene and redaction), or else
- * the JSON text block the client received.
+ * I/O); looking up the session's labels for a command (one request: Terminal.sessionLabels) is
+ * bounded by LABEL_TIMEOUT, and done after the command, so it never races the command's own
+ * requests (nor meets a connection failure in their place). The digests are
+ * of text exactly as returned: read_terminal's `content`, a command's `output` (after hygiene and
+ * redaction), or else the JSON text block the client received.
  */
-const recordAudit = <I, IE, O, OE>(
-  tool: Tool<I, IE, O, OE>,
-  input: I,
-  output: O,
-  jsonText: string,
-  ahead: LabelsAhead
-) =>
+const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O, jsonText: string) =>
   Effect.flatMap(Effect.serviceOption(AuditLog), (log) =>
     Option.isNone(log)
       ? Effect.void
-      : Effect.flatMap(auditEvent(tool, input, output, jsonText, ahead), log.value.record)
+      : Effect.flatMap(auditEvent(tool, input, output, jsonText), log.value.record)
   )
 
 /**
@@ -160,24 +132,22 @@ export const callTool = <I, IE, O, OE>(
   )(args ?? {}).pipe(
     Effect.mapError((error) => fail("invalid_request", describeParseError(error))),
     Effect.flatMap((input) =>
-      Effect.flatMap(labelsAhead(tool, input), (ahead) =>
-        withinDeadline(tool, tool.handler(input)).pipe(
-          Effect.flatMap((output) =>
-            Schema.encode(tool.output)(output).pipe(
-              Effect.orDie,
-              Effect.flatMap((encoded) => {
-                const jsonText = JSON.stringify(encoded)
-                const result: CallToolResult = {
-                  isError: tool.isErrorOutput?.(output) ?? false,
-                  content: [
-                    { type: "text", text: tool.summary(output, input) },
-                    { type: "text", text: jsonText }
-                  ],
-                  structuredContent: encoded as Record<string, unknown>
-                }
-                return Effect.as(recordAudit(tool, input, output, jsonText, ahead), result)
-              })
-            )
+      withinDeadline(tool, tool.handler(input)).pipe(
+        Effect.flatMap((output) =>
+          Schema.encode(tool.output)(output).pipe(
+            Effect.orDie,
+            Effect.flatMap((encoded) => {
+              const jsonText = JSON.stringify(encoded)
+              const result: CallToolResult = {
+                isError: tool.isErrorOutput?.(output) ?? false,
+                content: [
+                  { type: "text", text: tool.summary(output, input) },
+                  { type: "text", text: jsonText }
+                ],
+                structuredContent: encoded as Record<string, unknown>
+              }
+              return Effect.as(recordAudit(tool, input, output, jsonText), result)
+            })
           )
         )
       )

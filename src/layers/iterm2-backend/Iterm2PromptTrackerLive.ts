@@ -1,14 +1,14 @@
 /**
  * Iterm2PromptTrackerLive — shell-integration events of one iTerm2 session: listen to the
  * connection's events first, then subscribe to NOTIFY_ON_PROMPT (all three modes in one request,
- * since iTerm2 keeps the first request's modes) and NOTIFY_ON_TERMINATE_SESSION.
+ * since iTerm2 keeps the first request's modes) and NOTIFY_ON_TERMINATE_SESSION, both sent at once.
  */
 import { Effect, Layer, Queue } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection, type Iterm2Event } from "../../services/Iterm2Connection.js"
-import type { NotificationRequest } from "../../services/Iterm2Messages.js"
+import type { NotificationRequest, NotificationResponse } from "../../services/Iterm2Messages.js"
 import { type PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
-import { callFor, exactSessionId } from "./Iterm2Calls.js"
+import { exactSessionId, replyField, unavailable } from "./Iterm2Calls.js"
 
 /** The PromptEvent an iTerm2 event means for `sessionId`, if any. */
 export const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined => {
@@ -41,22 +41,37 @@ export const Iterm2PromptTrackerLive = Layer.effect(
   Effect.gen(function* () {
     const conn = yield* Iterm2Connection
 
+    /** A subscription's reply: fine when made (or already there), else why not. */
+    const subscribed =
+      (sessionId: string) =>
+      (reply: NotificationResponse): Effect.Effect<void, TermPilotError> => {
+        const status = reply.status ?? "OK"
+        if (status === "OK" || status === "ALREADY_SUBSCRIBED") return Effect.void
+        if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
+        return Effect.fail(
+          fail(
+            "shell_integration_required",
+            `iTerm2 refused to report command completion for session '${sessionId}' (${status}); nothing was sent.`
+          )
+        )
+      }
+
+    /** The subscriptions sent at once (one round trip); the first refusal, in order, fails. */
     const subscribe = (
       sessionId: string,
-      request: NotificationRequest
+      requests: ReadonlyArray<NotificationRequest>
     ): Effect.Effect<void, TermPilotError> =>
-      callFor(conn, { notification_request: request }, "notification_response").pipe(
-        Effect.flatMap((reply) => {
-          const status = reply.status ?? "OK"
-          if (status === "OK" || status === "ALREADY_SUBSCRIBED") return Effect.void
-          if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
-          return Effect.fail(
-            fail(
-              "shell_integration_required",
-              `iTerm2 refused to report command completion for session '${sessionId}' (${status}); nothing was sent.`
-            )
+      Effect.flatMap(
+        Effect.mapError(
+          conn.callAll(requests.map((request) => ({ notification_request: request }))),
+          unavailable
+        ),
+        (replies) =>
+          Effect.forEach(
+            replies,
+            (reply) => Effect.flatMap(replyField(reply, "notification_response"), subscribed(sessionId)),
+            { discard: true }
           )
-        })
       )
 
     const watch = (sessionId: string) =>
@@ -78,17 +93,15 @@ export const Iterm2PromptTrackerLive = Layer.effect(
             )
           )
         )
-        yield* subscribe(sessionId, {
-          session: sessionId,
-          subscribe: true,
-          notification_type: "NOTIFY_ON_PROMPT",
-          prompt_monitor_request: { modes: ["PROMPT", "COMMAND_START", "COMMAND_END"] }
-        })
-        yield* subscribe(sessionId, {
-          session: "all",
-          subscribe: true,
-          notification_type: "NOTIFY_ON_TERMINATE_SESSION"
-        })
+        yield* subscribe(sessionId, [
+          {
+            session: sessionId,
+            subscribe: true,
+            notification_type: "NOTIFY_ON_PROMPT",
+            prompt_monitor_request: { modes: ["PROMPT", "COMMAND_START", "COMMAND_END"] }
+          },
+          { session: "all", subscribe: true, notification_type: "NOTIFY_ON_TERMINATE_SESSION" }
+        ])
         return out as Queue.Dequeue<PromptEvent>
       }).pipe(Effect.withSpan("Iterm2PromptTracker.watch"))
 
