@@ -10,7 +10,6 @@ import {
   type CursorPosition,
   type ReadBounds,
   type Readiness,
-  type SessionInfo,
   type Submission,
   Terminal
 } from "../../services/Terminal.js"
