@@ -47,12 +47,15 @@ export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPil
   )
 }
 
-/** The submessage `field` of one reply (or the failure of its request, as iterm2_unavailable). */
+/**
+ * The submessage `field` of one reply (or the failure of its request, as iterm2_unavailable). A
+ * missing reply (a `callAll` answer shorter than its requests) is a defect.
+ */
 export const replyField = <K extends keyof ServerResponse>(
-  reply: Effect.Effect<ServerResponse, Iterm2Error>,
+  reply: Effect.Effect<ServerResponse, Iterm2Error> | undefined,
   field: K
 ): Effect.Effect<NonNullable<ServerResponse[K]>, TermPilotError> =>
-  reply.pipe(
+  (reply ?? Effect.dieMessage(`no reply carrying ${String(field)}`)).pipe(
     Effect.mapError(unavailable),
     Effect.flatMap((response) => {
       const value = response[field]
@@ -137,11 +140,9 @@ export const promptAndVariablesOf = (
   [prompt, variables]: ReadonlyArray<Effect.Effect<ServerResponse, Iterm2Error>>
 ): Effect.Effect<readonly [GetPromptResponse | undefined, ReadonlyArray<unknown>], TermPilotError> =>
   Effect.all([
-    Effect.flatMap(replyField(prompt ?? missing, "get_prompt_response"), promptOf(sessionId)),
-    Effect.flatMap(replyField(variables ?? missing, "variable_response"), variablesOf(sessionId, names))
+    Effect.flatMap(replyField(prompt, "get_prompt_response"), promptOf(sessionId)),
+    Effect.flatMap(replyField(variables, "variable_response"), variablesOf(sessionId, names))
   ])
-
-const missing: Effect.Effect<ServerResponse, Iterm2Error> = Effect.dieMessage("no reply slot")
 
 /** A session's last prompt and some of its variables, both requests sent at once. */
 export const promptAndVariables = (conn: Conn, sessionId: string, names: ReadonlyArray<string>) =>

@@ -140,12 +140,9 @@ const promptAndLater = (
       ]),
       unavailable
     )
-    const found = yield* Effect.flatMap(
-      replyField(prompt ?? Effect.dieMessage("no reply slot"), "get_prompt_response"),
-      promptOf(sessionId)
-    )
+    const found = yield* Effect.flatMap(replyField(prompt, "get_prompt_response"), promptOf(sessionId))
     if (found === undefined) return { prompt: found, later: [] }
-    const ids = yield* replyField(list ?? Effect.dieMessage("no reply slot"), "list_prompts_response")
+    const ids = yield* replyField(list, "list_prompts_response")
     return { prompt: found, later: ids.unique_prompt_id ?? [] }
   })
 
