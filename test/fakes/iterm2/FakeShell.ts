@@ -145,7 +145,7 @@ export class FakeShell {
     if (held !== null && held.length > 0) this.feed(held.join(""))
   }
 
-  /** Resolves when `predicate` holds, re-checked after each parsed chunk; rejects after `timeoutMs`. */
+  /** Resolves when `predicate` holds, re-checked after each parsed chunk and every 25 ms; rejects after `timeoutMs`. */
   waitUntil(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
     if (predicate()) return Promise.resolve()
     return new Promise((resolve, reject) => {
@@ -176,8 +176,11 @@ export class FakeShell {
           )
         )
       }, timeoutMs)
+      // Also looked at every 25 ms: a condition on the process (jobName) can change with no output.
+      const poll = setInterval(check, 25)
       const finish = () => {
         clearTimeout(timer)
+        clearInterval(poll)
         this.changeWaiters.delete(check)
       }
       this.changeWaiters.add(check)
