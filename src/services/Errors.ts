@@ -13,6 +13,7 @@ export const ErrorCode = Schema.Literal(
   "session_not_found",
   "no_current_session",
   "session_not_ready",
+  "session_claimed",
   "shell_integration_required",
   "command_in_flight",
   "command_timeout",
@@ -56,4 +57,14 @@ export const deadlineExceeded = (deadlineMs: number, what: string) =>
   fail(
     "deadline_exceeded",
     `The terminal did not answer within ${deadlineMs / 1000} s (the deadline of a tool call); ${what}. The terminal app may be busy or hung: try again shortly, and check it if this keeps happening.`
+  )
+
+/**
+ * The one way to say another TermPilot process holds the session (it is typing there, or a command
+ * it typed runs there): nothing was sent. `holder` says who (ClaimHolder.describeHolder).
+ */
+export const sessionClaimed = (sessionId: string, holder: string) =>
+  fail(
+    "session_claimed",
+    `Session '${sessionId}' is held by ${holder}: another MCP client's TermPilot is typing there or running a command it typed. Only one TermPilot process types into a session at a time. Nothing was sent; try again once that command has ended.`
   )
