@@ -23,6 +23,7 @@ export const PANE_FIELDS = [
   "history_size",
   "history_limit",
   "@termpilot_tokens",
+  "@termpilot_claim",
   "@termpilot_tag",
   "pane_pid",
   "session_name",
@@ -35,7 +36,7 @@ export const PANE_FIELDS = [
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 19)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 20)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>
@@ -44,6 +45,9 @@ export type FlagRow = Readonly<Record<(typeof FLAG_FIELDS)[number], string>>
 /** `'#{q:a}|#{q:b}|…'` — single-quoted for tmux's command parser (no field name holds a quote). */
 export const formatOf = (fields: ReadonlyArray<string>): string =>
   `'${fields.map((f) => `#{q:${f}}`).join("|")}'`
+
+/** The one-pane flag check (`FLAG_FIELDS`) as a control line. */
+export const flagsLine = (pane: number) => `display -p -t %${pane} ${formatOf(FLAG_FIELDS)}`
 
 /** Split one reply line on unescaped `|` and undo `q:` backslashes; null when the count is wrong. */
 export const parseFields = <F extends string>(
@@ -89,6 +93,8 @@ export interface PaneFlags {
   readonly tokens: ReadonlyArray<string>
   /** The pane's own process (tmux's `pane_pid`), null when tmux gave none. */
   readonly panePid: number | null
+  /** The claim a TermPilot process wrote before typing there (`@termpilot_claim`), null when none. */
+  readonly claim: string | null
 }
 
 export const flagsOf = (row: FlagRow): PaneFlags => ({
@@ -98,7 +104,8 @@ export const flagsOf = (row: FlagRow): PaneFlags => ({
   inputOff: row.pane_input_off === "1",
   synchronized: row.pane_synchronized === "1",
   tokens: tokensOf(row["@termpilot_tokens"]),
-  panePid: /^[1-9]\d{0,9}$/.test(row.pane_pid) ? Number(row.pane_pid) : null
+  panePid: /^[1-9]\d{0,9}$/.test(row.pane_pid) ? Number(row.pane_pid) : null,
+  claim: row["@termpilot_claim"] === "" ? null : row["@termpilot_claim"]
 })
 
 /** Why tmux's own state makes a pane `interactive`, or null when nothing does. */

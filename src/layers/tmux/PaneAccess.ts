@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { type FlagRow, flagsOf } from "../../domain/tmux/PaneFormat.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { Readiness } from "../../services/Terminal.js"
+import { claimAware } from "./PaneClaim.js"
 import { entryReadiness } from "./PaneTable.js"
 import { noteTokens } from "./TmuxInventory.js"
 import type { ResolvedPane } from "./TmuxRegistry.js"
@@ -46,7 +47,8 @@ export const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =
 export const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Readiness => {
   const entry = server.panes.entry(pane)
   noteTokens(server, pane, row)
-  return entryReadiness(entry, flagsOf(row))
+  const flags = flagsOf(row)
+  return claimAware(entryReadiness(entry, flags), flags.claim)
 }
 
 /** A transport failure once the write may have left: `tmux_unavailable`, outcome unknown. */

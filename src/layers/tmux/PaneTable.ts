@@ -12,6 +12,7 @@ import { type Evidence, NO_EVIDENCE, paneReadiness } from "../../domain/tmux/Tmu
 import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { Readiness } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
+import { PaneClaimState, releasePane } from "./PaneClaim.js"
 import { evidenceOf } from "./PaneEvidence.js"
 
 /** One pane as this server life tracks it. */
@@ -23,16 +24,23 @@ export interface PaneEntry {
   readonly watchers: Set<Queue.Queue<PromptEvent>>
   /** A command of ours was typed and its prompt has not come back yet. */
   inFlight: boolean
+  /** This process's claim on the pane, across TermPilot processes (PaneClaim.ts). */
+  readonly claim: PaneClaimState
   ended: boolean
   fetchingTokens: boolean
   /** When a prompt drawn before watching was last tried (EarlierPrompt.ts), ms; 0 never. */
   triedEarlier: number
+  /**
+   * A line feed came from the pane since it was first seen: before any counted mark, a shell
+   * started before watching (Enter pressed there) wrote a line without a mark (PaneEvidence.ts).
+   */
+  lineSeen: boolean
 }
 
 /**
  * The readiness of a tracked pane with these tmux flags; a pane the stream finds ready must also
- * have the prompt's shell in its terminal's foreground, and a busy one may be a transport (ssh)
- * that opened a shell without integration (/proc is read only then).
+ * have the prompt's shell in its terminal's foreground, and a busy one (or one with no mark yet)
+ * may be a transport (ssh) or shell that opened a shell without integration (/proc is read only then).
  */
 export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness => {
   const facts = entry.stream.facts
@@ -44,7 +52,7 @@ export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
 
 /** What /proc says about the pane, beside its marks (PaneEvidence.ts). */
 export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
-  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid)
+  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid, entry.lineSeen)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
@@ -73,9 +81,11 @@ export class PaneTable {
         owner: null,
         watchers: new Set(),
         inFlight: false,
+        claim: new PaneClaimState(),
         ended: false,
         fetchingTokens: false,
-        triedEarlier: 0
+        triedEarlier: 0,
+        lineSeen: false
       }
       this.entries.set(pane, entry)
     }
@@ -95,6 +105,7 @@ export class PaneTable {
       if (entry.owner?.isOpen === true) return
       entry.owner = client
     }
+    if (!entry.lineSeen && bytes.includes(0x0a)) entry.lineSeen = true
     this.deliver(entry, entry.stream.feed(bytes, Date.now()))
   }
 
@@ -122,8 +133,16 @@ export class PaneTable {
   }
 
   private offer(entry: PaneEntry, event: PromptEvent): void {
-    if (event._tag === "Prompt") entry.inFlight = false
+    if (event._tag === "Prompt") this.commandDone(entry)
     for (const queue of entry.watchers) Queue.unsafeOffer(queue, event)
+  }
+
+  /** Our command's prompt came back (or it will never come): the pane is free, for every TermPilot process. */
+  commandDone(entry: PaneEntry): void {
+    entry.inFlight = false
+    if (!entry.claim.commandHold) return
+    entry.claim.commandHold = false
+    releasePane(entry.owner, entry.pane, entry.claim)
   }
 
   private deliver(entry: PaneEntry, step: StreamStep): void {

@@ -20,6 +20,7 @@ import { formatPaneId } from "../../domain/tmux/TmuxId.js"
 import type { TermPilotError } from "../../services/Errors.js"
 import type { SessionInfo } from "../../services/Terminal.js"
 import { viaOf } from "./Foreground.js"
+import { claimAware } from "./PaneClaim.js"
 import { entryReadiness } from "./PaneTable.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
@@ -101,7 +102,7 @@ export const toSessionInfo = (
     tag: text(row["@termpilot_tag"]),
     is_current: current,
     buried: false,
-    execution_readiness: entryReadiness(entry, flags)
+    execution_readiness: claimAware(entryReadiness(entry, flags), flags.claim)
   }
 }
 

@@ -27,14 +27,13 @@ import {
   trimmedRows,
   trimStep
 } from "../../domain/tmux/HistoryAnchor.js"
-import { FLAG_FIELDS, type FlagRow, parseFields } from "../../domain/tmux/PaneFormat.js"
+import { FLAG_FIELDS, type FlagRow, flagsLine, parseFields } from "../../domain/tmux/PaneFormat.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { CursorPosition, ReadBounds, Snapshot } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
 import { proveEarlierPrompt } from "./EarlierPrompt.js"
 import { flagsOfPane, readinessOf } from "./PaneAccess.js"
 import type { TmuxRegistry } from "./TmuxRegistry.js"
-import { flagsLine } from "./TmuxServer.js"
 
 /** Writes one since read may take before it gives up verifying its position. */
 const SINCE_BATCHES = 6

@@ -7,7 +7,14 @@
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Deferred, Effect, FiberId, type Queue } from "effect"
-import { FLAG_FIELDS, type FlagRow, formatOf, paneNumber, parseFields } from "../../domain/tmux/PaneFormat.js"
+import {
+  FLAG_FIELDS,
+  type FlagRow,
+  flagsLine,
+  formatOf,
+  paneNumber,
+  parseFields
+} from "../../domain/tmux/PaneFormat.js"
 import type { ServerIdentity } from "../../domain/tmux/TmuxId.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { PromptEvent } from "../../services/PromptTracker.js"
@@ -39,8 +46,6 @@ const STRUCTURAL = new Set([
 
 const SWEEP_LINE = `list-panes -a -F ${formatOf(["pane_id", "pane_dead", "session_id"])}`
 const IDENTITY_LINE = `display -p ${formatOf(["pid", "start_time", "version", "session_id"])}`
-
-export const flagsLine = (pane: number) => `display -p -t %${pane} ${formatOf(FLAG_FIELDS)}`
 
 /** Session ids of the server at `socket`, least recently active first (one `tmux -N` run). */
 const sessionsByActivity = (

@@ -31,6 +31,7 @@ import {
   refuseOwnPane,
   typingRefusal
 } from "./PaneAccess.js"
+import { claimPane, releasePane } from "./PaneClaim.js"
 import { entryEvidence, type PaneEntry } from "./PaneTable.js"
 import { makeTmuxInterrupt } from "./TmuxInterrupt.js"
 import {
@@ -184,23 +185,34 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         yield* Effect.interruptible(proveEarlierPrompt(server, pane, first))
       }
       const client = yield* Effect.interruptible(server.clientFor(pane))
-      const row = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
-      // The flag reply came after every byte the pane wrote before it: the stream state is current.
-      // Only the client that streams the pane orders its reply after the pane's bytes.
-      const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
-      if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
-      const promptId = entry.stream.facts.promptId
-      entry.inFlight = true
-      const replies = yield* client
-        .commands(submitLines(pane, command))
-        .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
-      const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
-      if (refused !== undefined) {
-        // The first line refused: nothing reached the pane, so no command of ours is on its way.
-        if (refused.cause === undefined) entry.inFlight = false
-        return yield* refused
-      }
-      return { promptId }
+      // Claimed across TermPilot processes first (PaneClaim.ts); the flags come in the same write,
+      // after the claim, and after every byte the pane wrote before it: the stream state is current.
+      const { row } = yield* Effect.interruptible(claimPane(client, pane, entry.claim, sessionId))
+      return yield* Effect.gen(function* () {
+        // Only the client that streams the pane orders its reply after the pane's bytes.
+        const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
+        if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
+        const promptId = entry.stream.facts.promptId
+        entry.inFlight = true
+        // The claim is the command's now: released when its prompt comes back (PaneTable.commandDone).
+        entry.claim.commandHold = true
+        const replies = yield* client
+          .commands(submitLines(pane, command))
+          .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
+        const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
+        if (refused !== undefined) {
+          // The first line refused: nothing reached the pane, so no command of ours is on its way.
+          if (refused.cause === undefined) server.panes.commandDone(entry)
+          return yield* refused
+        }
+        return { promptId }
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            if (!entry.claim.commandHold) releasePane(client, pane, entry.claim)
+          })
+        )
+      )
     }).pipe(Effect.withSpan("TmuxTerminal.submit"))
 
   /** A finished command's kept output, or the output so far of one still being captured. */

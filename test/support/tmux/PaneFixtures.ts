@@ -11,5 +11,6 @@ export const idleFlags = (tokens: ReadonlyArray<string>): PaneFlags => ({
   inputOff: false,
   synchronized: false,
   tokens,
-  panePid: null
+  panePid: null,
+  claim: null
 })
