@@ -135,7 +135,8 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     /**
      * Atomically re-check that the session is `ready` and type `command + "\r"` into it, with
      * broadcast suppressed. Fails (having sent nothing) with `session_not_ready`,
-     * `shell_integration_required` or `session_not_found` when the check does not pass, and with
+     * `shell_integration_required` or `session_not_found` when the check does not pass, with
+     * `session_claimed` when another TermPilot process holds the session (its claim), and with
      * `iterm2_unavailable` when the backend could not be reached before sending; a failure once the
      * text may have left carries `cause: { sendOutcomeUnknown: true }`; CommandRunner reports that,
      * and any other failure, as possibly sent. CommandRunner runs it uninterruptibly and, at the

@@ -25,6 +25,7 @@ const base = (ctx: RequestContext): CommandResult => ({
   status: "submitted",
   sent: false,
   exit_code: null,
+  transport_exit_code: null,
   output: null,
   truncated: false,
   output_line_count: 0,
@@ -158,6 +159,30 @@ export const sentError = (
   message
 })
 
+/**
+ * The shell the command was typed in went away before it reported the command's end: the shell
+ * that carried it (its ssh, container exec or nested shell was running when ours was typed) reported
+ * its own end with `transportExitCode`. The command's exit status is unknown; what it printed until
+ * then is kept when the terminal has it.
+ */
+export const shellGone = (
+  ctx: RequestContext,
+  transportExitCode: number | null,
+  output: CommandOutput | null,
+  atMs: number
+): CommandResult => {
+  const result: CommandResult = {
+    ...base(ctx),
+    ...finished(ctx, atMs),
+    status: "error",
+    sent: true,
+    transport_exit_code: transportExitCode,
+    error_code: "session_lost",
+    message: `The shell the command ran in (in session '${ctx.request.sessionId}') went away before the command reported an exit status: the connection or program that carried that shell (ssh, a container, a nested shell) ended${transportExitCode === null ? "" : ` with exit status ${transportExitCode} (transport_exit_code)`}. The command may not have finished; its exit status is unknown. Read the terminal before doing anything else there.`
+  }
+  return output === null ? result : withOutput(result, output)
+}
+
 export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult => ({
   ...base(ctx),
   ...finished(ctx, atMs),
@@ -168,8 +193,8 @@ export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult =>
 })
 
 /**
- * The sent/rejected rule for a failed `submit`. The Terminal contract's three "fails having sent
- * nothing" codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
+ * The sent/rejected rule for a failed `submit`. The Terminal contract's "fails having sent nothing"
+ * codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
  * `tmux_unavailable`) → `error`, sent false: the backend could not be reached before sending —
  * unless its cause says `{ sendOutcomeUnknown: true }` (the request left but no reply came). Any
  * other failure, or a defect → `error`, sent true (maybe sent).
@@ -177,6 +202,8 @@ export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult =>
 export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
   "session_not_ready",
+  // Another TermPilot process holds the session (its claim refused ours before anything was typed).
+  "session_claimed",
   "shell_integration_required",
   "not_permitted",
   // The approval gate's refusals (nothing is ever sent before its answer).
