@@ -144,4 +144,18 @@ describe("this process's own claim", () => {
     await waitForReadiness(rig.mcp, pane.id, "ready")
     expect(await claimOf(pane)).toBe("")
   })
+
+  it("is given back when TermPilot shuts down while its command still runs", async () => {
+    const pane = await rig.pane()
+    const second = await openTmuxRig({ worlds: [rig.world] })
+    try {
+      await waitForReadiness(second.mcp, pane.id, "ready")
+      const running = runCommand(second.mcp, { session_id: pane.id, command: "sleep 3", timeout_seconds: 1 })
+      expect((await running).data).toMatchObject({ status: "timed_out", sent: true })
+      expect(await claimOf(pane)).toMatch(/^tp1\./)
+    } finally {
+      await second.closeTermPilot()
+    }
+    expect(await claimOf(pane)).toBe("")
+  })
 })

@@ -25,6 +25,7 @@ import {
   childEnv,
   openControlClient
 } from "./ControlClient.js"
+import { releaseLine } from "./PaneClaim.js"
 import { PaneTable } from "./PaneTable.js"
 
 /** How often panes are checked while something is watched (a dead pane says nothing). */
@@ -222,7 +223,31 @@ export class TmuxServer {
     this.closed = true
     if (this.poll !== null) clearInterval(this.poll)
     this.poll = null
-    return Promise.all([...this.clients.values()].map((c) => c.close())).then(() => undefined)
+    return this.releaseClaims().then(() =>
+      Promise.all([...this.clients.values()].map((c) => c.close())).then(() => undefined)
+    )
+  }
+
+  /** Gives back every claim this process holds on the server's panes (PaneClaim.ts), waiting at most a second. */
+  private releaseClaims(): Promise<void> {
+    const held = [...this.panes.all()].filter((e) => e.claim.value !== null && e.owner?.isOpen === true)
+    if (held.length === 0) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      let left = held.length
+      const timer = setTimeout(resolve, 1_000)
+      const done = () => {
+        if (--left === 0) {
+          clearTimeout(timer)
+          resolve()
+        }
+      }
+      for (const entry of held) {
+        const value = entry.claim.value!
+        entry.claim.value = null
+        entry.claim.holds = 0
+        entry.owner!.request([releaseLine(entry.pane, value)], false, [done])
+      }
+    })
   }
 
   private applySweep(lines: ReadonlyArray<string>): void {
