@@ -158,7 +158,9 @@ describe("paneReadiness and the foreground", () => {
     s.feed(enc(`ssh build-box\r\n${mark("C")}`))
     const ssh = { foreground: null, transport: "ssh" }
     expect(paneReadiness(flags, s.facts, false, true, ssh)).toBe("shell_integration_required")
-    expect(refusalReason(flags, "shell_integration_required", s.facts, ssh)).toMatch(/runs ssh.*ssh HOST/)
+    expect(refusalReason(flags, "shell_integration_required", s.facts, ssh)).toMatch(
+      /the inner shell \(ssh\) has no TermPilot snippet.*ssh HOST/
+    )
     expect(paneReadiness(flags, s.facts, false, true, fg(null))).toBe("busy")
     expect(paneReadiness(flags, s.facts, true, true, ssh)).toBe("busy")
   })

@@ -3,18 +3,31 @@
  * (dead, mode, alternate screen, input off, synchronize-panes) first, then the mark stream (last
  * counted mark, anything echoed since the prompt, doubt, an escape string left open), whether a
  * command of ours is in flight, and whether the shell that drew the prompt holds its terminal's
- * foreground (from /proc, where there is one).
+ * foreground (from /proc, where there is one); where nothing proves a prompt because a shell or
+ * transport (ssh) without TermPilot's snippet holds the terminal, `shell_integration_required`
+ * with what to install where (RemoteAdvice.ts), once its output showed it has no marks.
  */
 import type { Readiness } from "../../services/Terminal.js"
 import { interactiveReason, type PaneFlags } from "./PaneFormat.js"
 import type { StreamFacts } from "./PaneStream.js"
+import { innerShellAdvice, innerShellName } from "./RemoteAdvice.js"
 
 /** What the pane's processes say, beside its marks (read from /proc; null where it cannot be). */
 export interface Evidence {
   /** At a prompt: whether its shell (a nested shell's: a transport such as ssh) holds the terminal. */
   readonly foreground: boolean | null
-  /** While the pane's shell runs something: the transport or shell that holds the terminal, if one does. */
+  /**
+   * While the pane's shell runs something (or, before any mark, holds no terminal): the transport
+   * or shell that holds the terminal, if one does.
+   */
   readonly transport: string | null
+  /** That transport's arguments (its /proc cmdline after the program), to name a host; null or absent when unread. */
+  readonly transportArgs?: ReadonlyArray<string> | null
+  /**
+   * Before any counted mark: a line of output (a line feed) came from the pane since TermPilot
+   * began watching it, and none of it carried a counted mark.
+   */
+  readonly unmarkedLine?: boolean
 }
 
 export const NO_EVIDENCE: Evidence = { foreground: null, transport: null }
@@ -33,8 +46,13 @@ export const paneReadiness = (
   if (interactiveReason(flags) !== null) return "interactive"
   if (stream.lastMark === null && stream.doubt === null) {
     if (flags.tokens.length === 0) return "shell_integration_required"
+    if (inFlight || evidence.foreground !== false) return "unknown"
     // A program (not a shell or a transport to one) already ran there when watching began.
-    return !inFlight && evidence.foreground === false && evidence.transport === null ? "busy" : "unknown"
+    if (evidence.transport === null) return "busy"
+    // A shell or transport started before watching holds the terminal, and what it wrote since
+    // (a line: Enter pressed there) came without a mark: whatever prompt it drew has no snippet.
+    const unmarked = evidence.unmarkedLine === true && streaming && !stream.held && stream.openString === null
+    return unmarked ? "shell_integration_required" : "unknown"
   }
   if (inFlight) return "busy"
   if (!streaming) return "unknown"
@@ -72,7 +90,9 @@ export const refusalReason = (
       ? "no program that carries a shell (ssh, a container exec, sudo) holds its terminal, so the nested prompt it shows is not verified"
       : "another program holds its terminal (the shell that drew the prompt is not in the foreground)"
   if (readiness === "shell_integration_required" && evidence.transport !== null)
-    return `it runs ${evidence.transport}, and no TermPilot shell integration was seen from the shell it opened; load the integration in that shell (on a server: \`termpilot shell-integration bash | ssh HOST 'cat > ~/.termpilot-integration.bash'\` and source it from that host's ~/.bashrc — README, "Remote and nested shells"), or wait until it ends if it is not a shell`
+    return innerShellAdvice(evidence.transport, evidence.transportArgs ?? null)
+  if (readiness === "unknown" && stream?.lastMark === null && evidence.transport !== null)
+    return `it runs ${innerShellName(evidence.transport, evidence.transportArgs ?? null)}, started before TermPilot started watching, and no prompt of its shell was seen since (README, "Prompts drawn before TermPilot started"); press Enter in the pane once: a shell with TermPilot's snippet then marks its next prompt, one without it is reported as shell_integration_required`
   switch (readiness) {
     case "interactive":
       return `it is not at a shell prompt: ${interactiveReason(flags) ?? "a program holds it"}`

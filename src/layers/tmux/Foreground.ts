@@ -40,6 +40,46 @@ export const TRANSPORTS: ReadonlySet<string> = new Set([
   "fish"
 ])
 
+/** Shells among TRANSPORTS: with a script or `-c` they run a command, not a prompt. */
+const SCRIPT_SHELLS: ReadonlySet<string> = new Set(["bash", "zsh", "sh", "dash", "ksh", "fish"])
+
+/** Options of those shells that take a value (`bash --rcfile FILE`, `-o OPTION`; fish's `-C COMMAND`). */
+const SHELL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--rcfile", "--init-file", "-o", "+o", "-O", "+O"])
+const FISH_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "-C",
+  "--init-command",
+  "-d",
+  "--debug",
+  "-o",
+  "--debug-output"
+])
+
+/**
+ * Whether `program` with these arguments is a shell that runs a script or a `-c` command (`bash
+ * build.sh`, `sh -c …`, `fish --command=…`) rather than an interactive shell: no `-i`, and a `c`
+ * among its short flags, `--command`, or an operand. Unread arguments (null): not known to.
+ */
+export const shellRunsScript = (program: string, args: ReadonlyArray<string> | null): boolean => {
+  if (!SCRIPT_SHELLS.has(program) || args === null || args.includes("-i") || args.includes("--interactive"))
+    return false
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") return i + 1 < args.length
+    if ((program === "fish" ? FISH_VALUE_OPTIONS : SHELL_VALUE_OPTIONS).has(arg)) {
+      i++
+      continue
+    }
+    if (arg === "--command" || arg.startsWith("--command=")) return true
+    if (arg.startsWith("--")) continue
+    if (/^[-+][A-Za-z]+$/.test(arg)) {
+      if (arg.startsWith("-") && arg.includes("c")) return true
+      continue
+    }
+    return true
+  }
+  return false
+}
+
 interface Stat {
   readonly comm: string
   readonly state: string
@@ -166,17 +206,35 @@ export const aloneOnTerminal = (
   return pids === null ? null : pids.every((pid) => pid === shellPid)
 }
 
-/** The foreground program of `shellPid`'s terminal when it is another program, with its chain from that shell. */
+/**
+ * The foreground program of `shellPid`'s terminal when it is another program (its process group
+ * leader: `pid`, `name`), with its chain from that shell.
+ */
 export const foregroundProgram = (
   shellPid: number,
   panePid: number | null
-): { readonly name: string; readonly via: ReadonlyArray<string> } | null => {
+): { readonly pid: number; readonly name: string; readonly via: ReadonlyArray<string> } | null => {
   if (!visible(panePid)) return null
   const shell = statOf(shellPid)
   if (shell === null || shell.tpgid <= 0 || shell.tpgid === shell.pgrp) return null
   const via = chain(shellPid, shell.tpgid)
   const leader = statOf(shell.tpgid)
-  return via === null || leader === null ? null : { name: leader.comm, via }
+  return via === null || leader === null ? null : { pid: shell.tpgid, name: leader.comm, via }
+}
+
+/** The arguments after the program itself of process `pid` named `comm` (its /proc cmdline); null when unreadable. */
+export const argumentsOf = (pid: number, comm: string): ReadonlyArray<string> | null => {
+  let argv: Array<string>
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((a) => a !== "")
+  } catch {
+    return null
+  }
+  // A script runs as its interpreter: its arguments follow its own path.
+  const self = argv.findIndex((a) => a === comm || a.endsWith(`/${comm}`))
+  return argv.slice(self < 0 ? 1 : self + 1)
 }
 
 /**
@@ -198,17 +256,8 @@ export const foregroundCommand = (
   const pane = statOf(panePid)
   const leader = pane === null || pane.tpgid <= 0 ? null : statOf(pane.tpgid)
   if (pane === null || leader === null) return null
-  let argv: Array<string>
-  try {
-    argv = readFileSync(`/proc/${pane.tpgid}/cmdline`, "utf8")
-      .split("\0")
-      .filter((a) => a !== "")
-  } catch {
-    return null
-  }
-  // A script runs as its interpreter: its arguments follow its own path.
-  const self = argv.findIndex((a) => a === leader.comm || a.endsWith(`/${leader.comm}`))
-  return { name: leader.comm, argv: argv.slice(self < 0 ? 1 : self + 1) }
+  const argv = argumentsOf(pane.tpgid, leader.comm)
+  return argv === null ? null : { name: leader.comm, argv }
 }
 
 /** The programs between the pane's first shell and the one whose prompt it shows (empty: that shell itself). */

@@ -2,26 +2,55 @@
  * PaneEvidence — what /proc says about a tracked pane, gathered only when the mark stream leaves a
  * verdict open: at a verified prompt, whether its shell (or, for a nested shell without tmux, a
  * transport such as ssh) holds the terminal; before any mark, whether a program started earlier
- * holds it; while the pane's shell runs something, whether that is
- * a transport or shell that opened a prompt without TermPilot's integration; and `via`.
+ * holds it, and when that is a transport or shell (not one running a script), whether a line came
+ * from the pane since without a mark; while the pane's shell runs something, whether that is a
+ * transport or shell that opened a prompt without TermPilot's integration; each transport with its
+ * arguments, for the refusal to name its host.
  */
 import type { PaneFlags } from "../../domain/tmux/PaneFormat.js"
 import type { StreamFacts } from "../../domain/tmux/PaneStream.js"
 import { type Evidence, NO_EVIDENCE } from "../../domain/tmux/TmuxReadiness.js"
 import {
+  argumentsOf,
   foregroundProgram,
   shellHoldsForeground,
+  shellRunsScript,
   TRANSPORTS,
   transportHoldsForeground
 } from "./Foreground.js"
 
-export const evidenceOf = (facts: StreamFacts, flags: PaneFlags, rootPid: number | null): Evidence => {
+/**
+ * The foreground program when it carries a person to another shell (a transport, or a shell that
+ * runs no script), with its arguments; null for any other program.
+ */
+const shellCarrier = (program: {
+  readonly pid: number
+  readonly name: string
+}): { readonly name: string; readonly args: ReadonlyArray<string> | null } | null => {
+  if (!TRANSPORTS.has(program.name)) return null
+  const args = argumentsOf(program.pid, program.name)
+  return shellRunsScript(program.name, args) ? null : { name: program.name, args }
+}
+
+/**
+ * `lineSeen`: a line feed came from the pane since it was first seen (PaneEntry.lineSeen); before
+ * any mark, with a transport or shell holding the terminal, that shell's output carried no mark.
+ */
+export const evidenceOf = (
+  facts: StreamFacts,
+  flags: PaneFlags,
+  rootPid: number | null,
+  lineSeen = false
+): Evidence => {
   if (facts.lastMark === null && facts.doubt === null && rootPid !== null) {
     // Before any mark: a program that was already running when watching began holds the terminal,
     // unless it carries a person to another shell (that shell's prompt may come with marks).
     const foreground = shellHoldsForeground(rootPid, flags.panePid)
     const program = foreground === false ? foregroundProgram(rootPid, flags.panePid) : null
-    return { foreground, transport: program !== null && TRANSPORTS.has(program.name) ? program.name : null }
+    const carrier = program === null ? null : shellCarrier(program)
+    return carrier === null
+      ? { foreground, transport: null }
+      : { foreground, transport: carrier.name, transportArgs: carrier.args, unmarkedLine: lineSeen }
   }
   if (facts.lastMark === "B") {
     const foreground =
@@ -33,10 +62,10 @@ export const evidenceOf = (facts: StreamFacts, flags: PaneFlags, rootPid: number
   if (facts.lastMark === "C" && facts.nestedUnder === null) {
     const shell = facts.shellPid ?? flags.panePid
     const program = shell === null ? null : foregroundProgram(shell, flags.panePid)
-    return {
-      ...NO_EVIDENCE,
-      transport: program !== null && TRANSPORTS.has(program.name) ? program.name : null
-    }
+    const carrier = program === null ? null : shellCarrier(program)
+    return carrier === null
+      ? NO_EVIDENCE
+      : { ...NO_EVIDENCE, transport: carrier.name, transportArgs: carrier.args }
   }
   return NO_EVIDENCE
 }
