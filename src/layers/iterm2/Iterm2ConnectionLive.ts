@@ -2,15 +2,21 @@
  * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
  * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
  * notifications out to every `events` subscriber, and serialises transactions. A connection on
- * which a request was left unanswered, with no reply since, is replaced by the next call.
+ * which a request was left unanswered, with no reply since, is replaced by the next call. Requests
+ * made inside a transaction go on the connection that began it, or fail: never on another one.
  */
-import { Cause, Effect, Exit, Layer, Option, PubSub, Redacted, Ref } from "effect"
+import { Cause, Effect, Exit, FiberRef, Layer, Option, PubSub, Redacted, Ref } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
 import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "../../services/Iterm2Connection.js"
 import type { ClientRequest, ServerResponse } from "../../services/Iterm2Messages.js"
 import { type Credentials, requestCookieViaAppleScript } from "./Auth.js"
 import { openSocket } from "./Handshake.js"
 import { isNotSent, makeRpc, type RpcConnection } from "./Rpc.js"
+
+/** The transaction a fiber's requests belong to: its connection, while it is open (`active`). */
+const inTransaction = FiberRef.unsafeMake<{ readonly rpc: RpcConnection; active: boolean } | undefined>(
+  undefined
+)
 
 export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfig> = Layer.scoped(
   Iterm2Connection,
@@ -100,10 +106,31 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     )
 
     /** The open connection without taking the lock (every request asks); the lock only to replace it. */
-    const connection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
+    const anyConnection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
       Ref.get(current),
       (existing) =>
         existing?.isOpen() === true && !existing.isSuspect() ? Effect.succeed(existing) : reconnect
+    )
+
+    /**
+     * Inside a transaction's body, its own connection, or a failure once that one dropped (or was
+     * left suspect): iTerm2 ended the transaction with it, and a request sent on a new connection
+     * would run outside it (a claim written, or text typed, after a check that no longer holds).
+     */
+    const connection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
+      FiberRef.get(inTransaction),
+      (pinned) => {
+        if (pinned === undefined || !pinned.active) return anyConnection
+        return pinned.rpc.isOpen() && !pinned.rpc.isSuspect()
+          ? Effect.succeed(pinned.rpc)
+          : Effect.fail(
+              new Iterm2Error({
+                reason: "disconnected",
+                message:
+                  "The connection to iTerm2 dropped inside a transaction (iTerm2 ended the transaction); its remaining requests were not sent."
+              })
+            )
+      }
     )
 
     yield* Effect.addFinalizer(() =>
@@ -195,7 +222,13 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
               )
               return rpc
             }),
-            () => restore(body),
+            (rpc) => {
+              // Requests of the body (and of fibers it forks) go on `rpc` while the transaction lasts.
+              const pinned = { rpc, active: true }
+              return restore(Effect.locally(body, inTransaction, pinned)).pipe(
+                Effect.ensuring(Effect.sync(() => (pinned.active = false)))
+              )
+            },
             endTransaction
           ).pipe(Effect.ensuring(transactionLock.release(1)))
         )
