@@ -35,8 +35,9 @@ export class FakeHandlers implements FakeRequestHandler {
     connection: FakeConnectionHandle
   ): Promise<ServerResponse | undefined> {
     this.track(connection)
-    await this.world.transactions.awaitTurn(connection)
     const world = this.world
+    // The check and the request's handling run in one synchronous step (no await between them).
+    while (world.transactions.blocks(connection)) await world.transactions.nextTurn()
     if (request.list_sessions_request) return { list_sessions_response: world.listSessions() }
     if (request.get_buffer_request) return getBuffer(world, request.get_buffer_request)
     if (request.send_text_request)

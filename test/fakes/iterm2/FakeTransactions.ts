@@ -16,15 +16,26 @@ export class FakeTransactions {
     private readonly release: () => void
   ) {}
 
-  /** Waits while another connection holds a transaction. */
-  async awaitTurn(connection: FakeConnectionHandle): Promise<void> {
-    while (this.owner !== null && this.owner !== connection) {
-      await new Promise<void>((resolve) => this.waiters.push(resolve))
-    }
+  /** Whether another connection holds a transaction (`connection`'s requests must wait). */
+  blocks(connection: FakeConnectionHandle): boolean {
+    return this.owner !== null && this.owner !== connection
   }
 
+  /**
+   * Resolves at the next transaction end. A caller loops `while (blocks(c)) await nextTurn()` in
+   * its own body, so the check and what follows it run in one synchronous step: an `await` of a
+   * separate async "wait for my turn" would let another connection's begin slip in between (two
+   * woken waiters both found the transaction free, and both began one).
+   */
+  nextTurn(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve))
+  }
+
+  /** Takes the transaction; the caller has just checked (synchronously) that no other connection holds one. */
   async begin(connection: FakeConnectionHandle): Promise<"OK" | "ALREADY_IN_TRANSACTION"> {
     if (this.owner === connection) return "ALREADY_IN_TRANSACTION"
+    if (this.owner !== null)
+      throw new Error("fake iTerm2: a begin ran while another connection held a transaction")
     this.owner = connection
     await this.hold()
     await this.insideNext.shift()?.()
