@@ -2,14 +2,16 @@
  * Interrupting the command TermPilot typed at one prompt of an iTerm2 session: inside one
  * transaction (iTerm2 processes no terminal output meanwhile), verify that the session's last prompt
  * is that prompt and RUNNING, then send one ETX (as Ctrl-C would) to that session only, broadcast
- * suppressed. Nothing else is ever sent: no Enter, no other signal, no retry.
+ * suppressed. Nothing else is ever sent: no Enter, no other signal, no retry. Another TermPilot
+ * process's claim on the session (Iterm2Claims) refuses the send; a dead holder's claim is cleared.
  */
 import { Effect } from "effect"
 import { fail, type TermPilotError } from "../../services/Errors.js"
 import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { GetPromptResponse } from "../../services/Iterm2Messages.js"
 import type { InterruptCheck } from "../../services/Terminal.js"
-import { getPrompt, inTransaction, sendText } from "./Iterm2Calls.js"
+import { inTransaction, promptAndVariables, sendText } from "./Iterm2Calls.js"
+import { CLAIM_VARIABLE, type Iterm2Claims } from "./Iterm2Claims.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -42,19 +44,28 @@ const cannotVerify = (sessionId: string) =>
     `Session '${sessionId}' reports no shell-integration prompt, so TermPilot cannot verify which command is running; nothing was sent.`
   )
 
-/** The check and the send of one interrupt, in one transaction; only the check is interruptible. */
+/**
+ * The check and the send of one interrupt, in one transaction; only the check is interruptible.
+ * The interrupt writes no claim: within the transaction, nothing else can be typed there anyway,
+ * and a claim this process holds (the command being interrupted) stays until that command is over.
+ */
 export const interruptCommand = (
   conn: Conn,
+  claims: Iterm2Claims["Type"],
   sessionId: string,
   promptId: string
 ): Effect.Effect<InterruptCheck, TermPilotError> =>
   inTransaction(
     conn,
     Effect.gen(function* () {
-      const prompt = yield* Effect.interruptible(getPrompt(conn, sessionId))
+      const [prompt, [claim]] = yield* Effect.interruptible(
+        promptAndVariables(conn, sessionId, [CLAIM_VARIABLE])
+      )
       const found = interruptVerdict(prompt, promptId)
       if (found === "unverifiable") return yield* cannotVerify(sessionId)
       if (found !== "running") return found
+      const held = yield* claims.check(sessionId, claim)
+      if (held._tag === "Dead") yield* claims.clearDead(sessionId)
       yield* sendText(conn, sessionId, ETX, "the interrupt")
       return "sent" as const
     })

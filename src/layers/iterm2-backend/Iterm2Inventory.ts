@@ -23,6 +23,7 @@ import {
   unavailable,
   variablesRequest
 } from "./Iterm2Calls.js"
+import { CLAIM_VARIABLE, type ClaimIdentity, claimedReadiness } from "./Iterm2Claims.js"
 import { verdict } from "./Iterm2Readiness.js"
 
 type Conn = Iterm2Connection["Type"]
@@ -137,11 +138,16 @@ export const METADATA_VARIABLES = [
   "jobName",
   "showingAlternateScreen",
   "profileName",
-  "user.termpilot_tag"
+  "user.termpilot_tag",
+  CLAIM_VARIABLE
 ] as const
 
-/** A placed session's full metadata and readiness, from its prompt and its METADATA_VARIABLES. */
+/**
+ * A placed session's full metadata and readiness, from its prompt and its METADATA_VARIABLES (not
+ * `ready` while another TermPilot process's claim stands).
+ */
 const sessionInfo = (
+  identity: ClaimIdentity,
   placement: Placement,
   current: string | null,
   prompt: GetPromptResponse | undefined,
@@ -168,18 +174,23 @@ const sessionInfo = (
     tag: text("user.termpilot_tag"),
     is_current: placement.sessionId === current,
     buried: placement.buried,
-    execution_readiness: verdict(prompt, value("showingAlternateScreen"))
+    execution_readiness: claimedReadiness(
+      identity,
+      verdict(prompt, value("showingAlternateScreen")),
+      value(CLAIM_VARIABLE)
+    )
   }
 }
 
 /** Full metadata and readiness of one placed session: two requests, sent at once. */
 export const describe = (
   conn: Conn,
+  identity: ClaimIdentity,
   placement: Placement,
   current: string | null
 ): Effect.Effect<SessionInfo, TermPilotError> =>
   promptAndVariables(conn, placement.sessionId, METADATA_VARIABLES).pipe(
-    Effect.map(([prompt, values]) => sessionInfo(placement, current, prompt, values))
+    Effect.map(([prompt, values]) => sessionInfo(identity, placement, current, prompt, values))
   )
 
 /**
@@ -189,6 +200,7 @@ export const describe = (
  */
 export const describeAll = (
   conn: Conn,
+  identity: ClaimIdentity,
   placements: ReadonlyArray<Placement>,
   current: string | null
 ): Effect.Effect<ReadonlyArray<SessionInfo>, TermPilotError> =>
@@ -204,7 +216,7 @@ export const describeAll = (
       for (const [i, placement] of chunk.entries()) {
         const pair = replies.slice(2 * i, 2 * i + 2)
         const found = yield* promptAndVariablesOf(placement.sessionId, METADATA_VARIABLES, pair).pipe(
-          Effect.map(([prompt, values]) => sessionInfo(placement, current, prompt, values)),
+          Effect.map(([prompt, values]) => sessionInfo(identity, placement, current, prompt, values)),
           Effect.catchIf(
             (e) => e.code === "session_not_found",
             () => Effect.succeed(undefined)

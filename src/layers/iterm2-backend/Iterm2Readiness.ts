@@ -1,7 +1,8 @@
 /**
  * Readiness of an iTerm2 session from what iTerm2 reports: the last prompt (shell integration
  * marks: state and command range) and whether a full-screen program holds the alternate screen.
- * The verdict itself is the pure rule in src/domain/Readiness.ts.
+ * The verdict itself is the pure rule in src/domain/Readiness.ts; a session another TermPilot
+ * process holds (its claim, Iterm2Claims) is never `ready`.
  */
 import { Effect } from "effect"
 import { readinessFrom } from "../../domain/Readiness.js"
@@ -10,6 +11,7 @@ import type { Iterm2Connection } from "../../services/Iterm2Connection.js"
 import type { CoordRange, GetPromptResponse } from "../../services/Iterm2Messages.js"
 import type { Readiness } from "../../services/Terminal.js"
 import { promptAndVariables } from "./Iterm2Calls.js"
+import { CLAIM_VARIABLE, type ClaimIdentity, claimedReadiness } from "./Iterm2Claims.js"
 
 type Conn = Iterm2Connection["Type"]
 
@@ -30,14 +32,23 @@ export const verdict = (prompt: GetPromptResponse | undefined, alternateScreen: 
     alternateScreen: alternateScreen === true || alternateScreen === 1
   })
 
-/** Prompt and alternate-screen flag of one session, both requests sent at once. */
+/**
+ * Prompt, alternate-screen flag and claim value (parsed JSON, null when unset) of one session, both
+ * requests sent at once.
+ */
 export const promptAndScreen = (
   conn: Conn,
   sessionId: string
-): Effect.Effect<readonly [GetPromptResponse | undefined, unknown], TermPilotError> =>
-  promptAndVariables(conn, sessionId, ["showingAlternateScreen"]).pipe(
-    Effect.map(([prompt, values]) => [prompt, values[0]] as const)
+): Effect.Effect<readonly [GetPromptResponse | undefined, unknown, unknown], TermPilotError> =>
+  promptAndVariables(conn, sessionId, ["showingAlternateScreen", CLAIM_VARIABLE]).pipe(
+    Effect.map(([prompt, values]) => [prompt, values[0], values[1]] as const)
   )
 
-export const sessionReadiness = (conn: Conn, sessionId: string): Effect.Effect<Readiness, TermPilotError> =>
-  promptAndScreen(conn, sessionId).pipe(Effect.map(([prompt, alt]) => verdict(prompt, alt)))
+export const sessionReadiness = (
+  conn: Conn,
+  sessionId: string,
+  identity: ClaimIdentity
+): Effect.Effect<Readiness, TermPilotError> =>
+  promptAndScreen(conn, sessionId).pipe(
+    Effect.map(([prompt, alt, claim]) => claimedReadiness(identity, verdict(prompt, alt), claim))
+  )

@@ -1,7 +1,8 @@
 /**
  * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads
  * (optionally from an earlier read's cursor), readiness, and the fail-closed submit and interrupt
- * (re-check and send inside one transaction, so nothing can change between the check and the send).
+ * (re-check and send inside one transaction, so nothing can change between the check and the send),
+ * each claiming the session against every other TermPilot process first (Iterm2Claims).
  */
 import { Effect, Layer } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
@@ -14,6 +15,7 @@ import {
   Terminal
 } from "../../services/Terminal.js"
 import { asString, exactSessionId, getVariables, inTransaction, sendText } from "./Iterm2Calls.js"
+import { CLAIM_VARIABLE, Iterm2Claims, Iterm2ClaimsLive } from "./Iterm2Claims.js"
 import { interruptCommand } from "./Iterm2Interrupt.js"
 import { describe, describeAll, LABEL_VARIABLES, readLayout } from "./Iterm2Inventory.js"
 import { promptAndScreen, sessionReadiness, verdict } from "./Iterm2Readiness.js"
@@ -48,15 +50,17 @@ export const notReady = (sessionId: string, readiness: Readiness): TermPilotErro
   }
 }
 
-export const Iterm2TerminalLive = Layer.effect(
+const Iterm2TerminalWithClaims = Layer.effect(
   Terminal,
   Effect.gen(function* () {
     const conn = yield* Iterm2Connection
+    const claims = yield* Iterm2Claims
+    const { identity } = claims
 
     const listSessions = Effect.gen(function* () {
       const layout = yield* readLayout(conn)
       // A session that closed between ListSessions and its metadata is simply gone.
-      return yield* describeAll(conn, layout.sessions, layout.current)
+      return yield* describeAll(conn, identity, layout.sessions, layout.current)
     }).pipe(Effect.withSpan("Iterm2Terminal.listSessions"))
 
     const getSession = (sessionId: string) =>
@@ -64,7 +68,7 @@ export const Iterm2TerminalLive = Layer.effect(
         const layout = yield* readLayout(conn)
         const placement = layout.sessions.find((p) => p.sessionId === sessionId)
         if (placement === undefined) return yield* sessionNotFound(sessionId)
-        return yield* describe(conn, placement, layout.current)
+        return yield* describe(conn, identity, placement, layout.current)
       })
 
     /** One variables request: the titles getSession reports (without the layout's summary fallback). */
@@ -81,7 +85,7 @@ export const Iterm2TerminalLive = Layer.effect(
       if (placement === undefined) {
         return yield* fail("no_current_session", "iTerm2 has no current terminal session.")
       }
-      return yield* describe(conn, placement, layout.current)
+      return yield* describe(conn, identity, placement, layout.current)
     })
 
     const read = (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
@@ -90,19 +94,44 @@ export const Iterm2TerminalLive = Layer.effect(
           since === undefined
             ? { ...(yield* readScreen(conn, sessionId, bounds)), cursorLost: false }
             : yield* readSince(conn, sessionId, bounds, since)
-        const readiness = yield* sessionReadiness(conn, sessionId)
+        const readiness = yield* sessionReadiness(conn, sessionId, identity)
         return { ...text, readiness, cursor: { row: cursorRow, anchor: null, rowDigest: cursorRowDigest } }
       })
 
+    /**
+     * Inside the transaction: the claim (another process's refuses first, whatever the prompt
+     * says), the readiness, then our claim written and the command typed; the claim is held until
+     * the command's prompt comes back.
+     */
     const submit = (sessionId: string, command: string) =>
       Effect.gen(function* () {
-        // The check may be cut short (the runner's deadline); the send below may not.
-        const [prompt, alternate] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
+        // The check may be cut short (the runner's deadline); the claim and the send below may not.
+        const [prompt, alternate, claim] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
+        yield* claims.check(sessionId, claim)
         const readiness = verdict(prompt, alternate)
         if (readiness !== "ready") return yield* notReady(sessionId, readiness)
-        yield* sendText(conn, sessionId, `${command}\r`, "the command")
-        return { promptId: prompt?.unique_prompt_id ?? null } satisfies Submission
+        const promptId = prompt?.unique_prompt_id ?? null
+        const ticket = yield* claims.take(sessionId, promptId)
+        yield* sendText(conn, sessionId, `${command}\r`, "the command").pipe(
+          Effect.ensuring(claims.hold(ticket))
+        )
+        return { promptId } satisfies Submission
       })
+
+    /**
+     * send_keys: the claim checked and the keys typed in one transaction. No claim is written (the
+     * transaction already excludes every other send for this one send); a dead holder's is cleared.
+     */
+    const sendKeys = (sessionId: string, bytes: string) =>
+      inTransaction(
+        conn,
+        Effect.gen(function* () {
+          const [claim] = yield* Effect.interruptible(getVariables(conn, sessionId, [CLAIM_VARIABLE]))
+          const held = yield* claims.check(sessionId, claim)
+          if (held._tag === "Dead") yield* claims.clearDead(sessionId)
+          yield* sendText(conn, sessionId, bytes, "the keys")
+        })
+      )
 
     return Terminal.of({
       listSessions,
@@ -111,7 +140,8 @@ export const Iterm2TerminalLive = Layer.effect(
       sessionLabels: (sessionId) => Effect.flatMap(exactSessionId(sessionId), sessionLabels),
       read: (sessionId, bounds, since) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds, since)),
-      readiness: (sessionId) => Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id)),
+      readiness: (sessionId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id, identity)),
       submit: (sessionId, command) =>
         Effect.flatMap(exactSessionId(sessionId), (id) =>
           inTransaction(conn, submit(id, command)).pipe(Effect.withSpan("Iterm2Terminal.submit"))
@@ -121,11 +151,14 @@ export const Iterm2TerminalLive = Layer.effect(
       outputLineCount: (sessionId, promptId) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => outputRowCount(conn, id, promptId)),
       interrupt: (sessionId, promptId) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, id, promptId)),
+        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, claims, id, promptId)),
       sendKeys: (sessionId, bytes) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => sendText(conn, id, bytes, "the keys")).pipe(
+        Effect.flatMap(exactSessionId(sessionId), (id) => sendKeys(id, bytes)).pipe(
           Effect.withSpan("Iterm2Terminal.sendKeys")
         )
     })
   })
 )
+
+/** The Terminal over iTerm2, with this process's claims (released when the layer closes). */
+export const Iterm2TerminalLive = Iterm2TerminalWithClaims.pipe(Layer.provide(Iterm2ClaimsLive))
