@@ -4,6 +4,7 @@
  * client decides is_current; control clients never resize a window, never move focus, and are
  * gone once the backend's scope closes.
  */
+import { userInfo } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -75,7 +76,8 @@ describe("tmux inventory", () => {
         profile_name: null,
         buried: false,
         is_current: false,
-        username: null
+        // No RemoteHost seen yet (the prompts were drawn before watching): the local shell's owner.
+        username: userInfo().username
       })
       return info!
     }

@@ -4,6 +4,8 @@
  * every session that has none yet (so its marks are watched from now on), and `is_current` from
  * the most recently active client that is not a control client.
  */
+import { readFileSync } from "node:fs"
+import { userInfo } from "node:os"
 import { Effect } from "effect"
 import { parseOsc7 } from "../../domain/Osc133.js"
 import {
@@ -73,6 +75,33 @@ const location = (row: PaneRow, stream: PaneStream) => {
   }
 }
 
+const ownUid = typeof process.getuid === "function" ? process.getuid() : -1
+let ownName: string | null | undefined
+
+/**
+ * The user a local shell runs as, when it is this process's user (the real uid in
+ * /proc/<pid>/status): a prompt drawn before TermPilot watched has shown no RemoteHost to it yet.
+ * Null for another user, or when it cannot be read.
+ */
+export const localShellUser = (pid: number | null): string | null => {
+  if (pid === null || ownUid < 0) return null
+  let status: string
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "latin1")
+  } catch {
+    return null
+  }
+  if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1) !== ownUid) return null
+  if (ownName === undefined) {
+    try {
+      ownName = userInfo().username || null
+    } catch {
+      ownName = null
+    }
+  }
+  return ownName
+}
+
 export const toSessionInfo = (
   server: TmuxServer,
   row: PaneRow,
@@ -93,7 +122,8 @@ export const toSessionInfo = (
     tab_title: text(row.window_name),
     session_title: text(row.pane_title),
     hostname: hostname ?? entry.stream.remoteHost?.host ?? null,
-    username: entry.stream.remoteHost?.user || null,
+    // The last prompt's RemoteHost, else (a local shell, no prompt seen since watching) its owner.
+    username: entry.stream.remoteHost?.user || localShellUser(facts.shellPid),
     cwd,
     via: viaOf(entry.stream.rootPid, facts.shellPid, facts.nestedUnder, flags.panePid),
     tty: text(row.pane_tty),
