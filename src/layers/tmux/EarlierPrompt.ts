@@ -22,6 +22,7 @@ import {
   promptShown
 } from "../../domain/tmux/PromptRecord.js"
 import { aloneOnTerminal, shellHoldsForeground, stillShellOfPane, TerminalTable } from "./Foreground.js"
+import type { PaneEntry } from "./PaneTable.js"
 import type { TmuxServer } from "./TmuxServer.js"
 
 /** How long after a failed proof a pane is not tried again. */
@@ -86,6 +87,19 @@ export const readPromptRecord = (pid: number, token: string): PromptRecord | nul
   }
 }
 
+/**
+ * Whether a prompt drawn before watching may still be proved for `entry` (undefined: a pane not
+ * tracked yet): its stream has counted no mark and doubts nothing. Its announced tokens may not
+ * have been read yet (then `untouched` is still false): `proveEarlierPrompt` reads them first, so
+ * every caller asks this, never `untouched`, before deciding to try (the same proof whichever tool
+ * comes first).
+ */
+export const mayProveEarlier = (entry: PaneEntry | undefined): boolean => {
+  if (entry === undefined) return true
+  const facts = entry.stream.facts
+  return !entry.inFlight && facts.lastMark === null && facts.doubt === null
+}
+
 /** The pane's cursor column and row, and its visible rows. */
 const screenLines = (pane: number) => [
   `display -p -t %${pane} '#{cursor_x} #{cursor_y}'`,
@@ -122,10 +136,11 @@ export const proveEarlierPrompt = (
     const drawn = record === null ? null : lastVisibleLine(record.prompt)
     if (record === null || drawn === null || drawn.trim() === "") return
     if (aloneOnTerminal(shell.pid, flags.panePid, terminals) !== true) return
-    // Only a client that streams the pane orders its replies after the pane's bytes.
+    // Only a client that streams the pane orders its replies after the pane's bytes: its owner,
+    // else its session's client, attached now if that session has none yet.
     const owner = entry.owner?.isOpen === true ? entry.owner : null
-    const client = owner ?? server.clients.get(row.session_id)
-    if (client === undefined || !client.isOpen) return
+    const client = owner ?? (yield* server.ensureClient(row.session_id))
+    if (!client.isOpen) return
     const fed = entry.stream.fed
     const [cursor, capture] = yield* client.commands(screenLines(pane))
     if (entry.stream.fed !== fed || !entry.stream.untouched || entry.inFlight) return

@@ -21,7 +21,7 @@ import type {
   SessionInfo,
   Terminal
 } from "../../services/Terminal.js"
-import { proveEarlierPrompt } from "./EarlierPrompt.js"
+import { mayProveEarlier, proveEarlierPrompt } from "./EarlierPrompt.js"
 import { TerminalTable } from "./Foreground.js"
 import {
   flagsOfPane,
@@ -97,7 +97,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     // Only panes whose stream has nothing of its own yet can have a prompt drawn before watching.
     const unproved = found.flatMap(({ server, rows }) =>
       rows
-        .filter((row) => server.panes.get(Number(row.pane_id.slice(1)))?.stream.untouched !== false)
+        .filter((row) => mayProveEarlier(server.panes.get(Number(row.pane_id.slice(1)))))
         .map((row) => ({ server, row }))
     )
     const terminals = new TerminalTable()
@@ -178,9 +178,11 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const { server, pane } = resolved
       yield* refuseOwnPane(ownPane, resolved, sessionId, "types")
       const entry = server.panes.entry(pane)
-      if (entry.stream.untouched) {
+      if (mayProveEarlier(entry)) {
         // A prompt drawn before TermPilot watched: proved (or not) before the checks below, which
-        // read the flags again over the client that then streams the pane.
+        // read the flags again over the client that then streams the pane. Asked as the listing
+        // and readiness ask it (its tokens may not have been read yet), so the first call of any
+        // tool gives the same verdict.
         const first = yield* Effect.interruptible(flagsOfPane(resolved, sessionId))
         yield* Effect.interruptible(proveEarlierPrompt(server, pane, first))
       }
