@@ -29,6 +29,12 @@ export const CommandResult = Schema.Struct({
   status: CommandStatus,
   sent: Schema.Boolean,
   exit_code: Schema.NullOr(Schema.Number),
+  transport_exit_code: Schema.NullOr(Schema.Number).annotations({
+    description:
+      "When the shell the command ran in went away before it finished (error_code session_lost): the exit " +
+      "status of what carried that shell (ssh, a container exec, a nested shell), as the enclosing shell " +
+      "reported it; exit_code is then null. Null otherwise."
+  }),
   output: Schema.NullOr(Schema.String),
   truncated: Schema.Boolean,
   output_line_count: Schema.Number,

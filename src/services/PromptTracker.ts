@@ -1,6 +1,6 @@
 /**
  * PromptTracker — shell-integration events per session: a command started, a command ended with
- * an exit status, a new prompt was drawn, the session ended. Subscribe before sending so that no
+ * an exit status, a new prompt was drawn, the shell a command ran in went away, the session ended. Subscribe before sending so that no
  * event can be missed.
  */
 import { Context, type Effect, type Queue, type Scope } from "effect"
@@ -10,6 +10,12 @@ export type PromptEvent =
   | { readonly _tag: "CommandStart"; readonly promptId: string | null; readonly command: string | null }
   | { readonly _tag: "CommandEnd"; readonly promptId: string | null; readonly exitCode: number }
   | { readonly _tag: "Prompt"; readonly promptId: string | null }
+  /**
+   * The shell the command typed at `promptId` went away before it reported that command's end: a
+   * shell whose own command (ssh, a container exec, a nested shell) was already running when ours
+   * was typed — the one that carried it — reported its end, with `exitCode` (null when it gave none).
+   */
+  | { readonly _tag: "ShellGone"; readonly promptId: string | null; readonly exitCode: number | null }
   | { readonly _tag: "SessionEnded" }
   /**
    * The backend connection dropped: events may have been missed; the outcome is unknown. `code`

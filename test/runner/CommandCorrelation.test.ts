@@ -39,6 +39,18 @@ describe("CommandCorrelation", () => {
     })
   )
 
+  it.effect(
+    "the shell it ran in gone (its ssh ended) ends it without an exit status, with the transport's",
+    () =>
+      Effect.gen(function* () {
+        const outcome = yield* outcomeOf("p1", [
+          { _tag: "CommandStart", promptId: "p1", command: null },
+          { _tag: "ShellGone", promptId: "p1", exitCode: 255 }
+        ])
+        expect(outcome).toEqual({ _tag: "ShellGone", transportExitCode: 255, promptId: "p1" })
+      })
+  )
+
   it.effect("without ids, a prompt before our start is ignored and one after it means aborted", () =>
     Effect.gen(function* () {
       const outcome = yield* outcomeOf(null, [

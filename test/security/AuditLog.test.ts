@@ -42,6 +42,7 @@ const result = (over: Partial<CommandResult> = {}): CommandResult => ({
   status: "completed",
   sent: true,
   exit_code: 0,
+  transport_exit_code: null,
   output: "total 0\n",
   truncated: false,
   output_line_count: 1,

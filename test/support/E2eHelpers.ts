@@ -38,6 +38,7 @@ export interface CommandView {
   readonly status: string
   readonly sent: boolean
   readonly exit_code: number | null
+  readonly transport_exit_code: number | null
   readonly output: string | null
   readonly truncated: boolean
   readonly output_line_count: number

@@ -69,6 +69,7 @@ export const completedResult = (request: RunRequest): CommandResult => ({
   status: "completed",
   sent: true,
   exit_code: 0,
+  transport_exit_code: null,
   output: "README.md  src  test",
   truncated: false,
   output_line_count: 1,

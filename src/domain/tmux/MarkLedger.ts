@@ -5,7 +5,8 @@
  * next prompt has a greater number. A mark that goes back (an older number, or a letter its prompt
  * is past) can only be output replaying an earlier prompt's marks — `cat` or `tail -f` of a
  * recording of this very pane — and is refused. It also answers whether a prompt is newer than
- * the moment doubt arose, which is what a verified prompt after doubt must be.
+ * the moment doubt arose, which is what a verified prompt after doubt must be, and which shells
+ * were running a command (their last mark a C) when TermPilot typed one of its own.
  */
 
 export type MarkLetter = "A" | "B" | "C" | "D"
@@ -45,6 +46,19 @@ export class MarkLedger {
     if (atDoubt !== undefined && seq <= atDoubt) return false
     this.doubtAt = null
     return true
+  }
+
+  /** Whether any mark of the shell `key` was counted (it is remembered). */
+  knows(key: string): boolean {
+    return this.shells.has(key)
+  }
+
+  /**
+   * The shells whose last counted mark is a C, by key, with that prompt's number: each runs a
+   * command (ssh, a nested shell, a container exec) or went away while running one (`exit`).
+   */
+  running(): ReadonlyMap<string, number> {
+    return new Map([...this.shells].filter(([, s]) => s.letter === "C").map(([key, s]) => [key, s.seq]))
   }
 
   /** Doubt ended some other way (a standard integration's next prompt). */

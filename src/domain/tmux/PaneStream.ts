@@ -8,6 +8,16 @@
  * after it), a prompt drawn before watching once proved (`adopt`), doubt (a string cut off, a replay) that only the
  * next verified prompt clears, and the rendered, bounded output between C and D of each command
  * that started while the pane was watched (`record`).
+ *
+ * A command TermPilot typed is bound to the shell and prompt it was typed at (`commandTyped`):
+ * until that shell reports its end (its D of that prompt, or a later prompt of it, which means it
+ * ended without a status), only that shell's marks move the pane's prompt, phase and capture. The
+ * marks of any other shell — an earlier shell or ssh session of this pane, a nested shell never
+ * seen, all authentic and "forward" for a ledger that never saw them — end nothing, cut nothing
+ * and make no event; they put the pane in doubt. One exception: a shell whose command was already
+ * running when ours was typed (the ssh, container exec or shell that carries ours) reporting its own
+ * end means the shell ours ran in went away (`ShellGone`). Sound because a live shell's marks past
+ * its current position were never printed, so no recording holds them (specs/security.md, "Marks").
  */
 
 import type { PromptEvent } from "../../services/PromptTracker.js"
@@ -60,6 +70,18 @@ export interface StreamStep {
   readonly needTokens: boolean
 }
 
+/**
+ * A command TermPilot typed, bound to the shell it was typed in: the mark key of that shell (its
+ * token, or token/shell id), the prompt number it was typed at, the prompt id the runner holds, and
+ * the shells whose command was running then (by key, at that prompt number): the ones that carry it.
+ */
+interface Binding {
+  readonly key: string
+  readonly seq: number
+  readonly promptId: string
+  readonly enclosing: ReadonlyMap<string, number>
+}
+
 /** Outputs of finished commands kept per pane (the runner reads its own right after its D). */
 const KEPT_OUTPUTS = 8
 
@@ -69,6 +91,15 @@ const LETTER = {
   CommandExecuted: "C",
   CommandFinished: "D"
 } as const
+
+/**
+ * Whether a mark of shell `key` ends a shell that carries the command `bound`: its D of the prompt
+ * whose command was running when ours was typed, or any mark of a later prompt of it.
+ */
+const endsCarrier = (bound: Binding, key: string, seq: number, letter: string): boolean => {
+  const at = bound.enclosing.get(key)
+  return at !== undefined && (letter === "D" ? seq >= at : seq > at)
+}
 
 export class PaneStream implements VtSink {
   private readonly decoder = new TextDecoder("utf-8")
@@ -91,6 +122,11 @@ export class PaneStream implements VtSink {
   private doubtReason: string | null = null
   /** The announcement behind the last counted mark (a nested shell's: its pane's secret), null for a standard mark. */
   private lastShell: TokenAnnouncement | null = null
+  /** The key (token, or token/shell id) and prompt number of the last counted mark; null for a standard mark. */
+  private lastKey: string | null = null
+  private lastSeq: number | null = null
+  /** The command of ours in flight, bound to its shell (`commandTyped`); null when none. */
+  private bound: Binding | null = null
   /** Render the output of commands that start from now on (set while the pane is watched). */
   record = false
   private readonly outputs = new Map<string, { readonly rendered: RenderedLines; readonly lines: number }>()
@@ -208,10 +244,40 @@ export class PaneStream implements VtSink {
     this.ledger.record(token, seq, "A")
     this.ledger.record(token, seq, "B")
     this.lastShell = shell
+    this.lastKey = token
+    this.lastSeq = seq
     this.mark({ _tag: "PromptStart" })
     this.mark({ _tag: "CommandLineStart" })
     this.echoed = typed
     return { events: this.events, needTokens: false }
+  }
+
+  /**
+   * TermPilot is typing a command at the current prompt (the pane is ready: its last mark is that
+   * prompt's B): from now until its shell reports its end, only that shell's marks count for it,
+   * and the end of a shell that carries it (one running a command now) is `ShellGone`. A prompt of
+   * a standard integration (no token) cannot be told from another shell's, and binds nothing.
+   *
+   * The carriers are the shells whose last counted mark is a C, at that prompt; and a shell of the
+   * pane that announced its token but printed no mark since watching began (it was already running
+   * ssh when TermPilot started) when `recordOf` (EarlierPrompt.ts's record of the prompt it drew
+   * last, which a live shell of that pid and token keeps) says at which prompt: that prompt's D was
+   * not printed yet, so no recording holds it.
+   */
+  commandTyped(recordOf?: (pid: number, token: string) => { readonly seq: number } | null): void {
+    const promptId = this.facts.promptId
+    if (this.lastKey === null || this.lastSeq === null || promptId === null) {
+      this.bound = null
+      return
+    }
+    const enclosing = new Map(this.ledger.running())
+    for (const shell of this.tokens.ownShells) {
+      if (recordOf === undefined || shell.pid === null || shell.token === this.lastKey) continue
+      if (this.ledger.knows(shell.token)) continue
+      const record = recordOf(shell.pid, shell.token)
+      if (record !== null) enclosing.set(shell.token, record.seq)
+    }
+    this.bound = { key: this.lastKey, seq: this.lastSeq, promptId, enclosing }
   }
 
   /** The `@termpilot_tokens` entries known now. */
@@ -332,8 +398,24 @@ export class PaneStream implements VtSink {
         this.doubt("its output replayed shell-integration marks of an earlier prompt")
         return
       }
+      const bound = this.bound
+      const carrier = bound !== null && key !== bound.key && endsCarrier(bound, key, seq, letter)
+      if (bound !== null && key !== bound.key && !carrier) {
+        // Another shell's mark while ours runs: authentic, but nothing says it is new (a shell the
+        // ledger never saw, or one that went away with its prompt open, replays as "forward").
+        this.ledger.record(key, seq, letter)
+        this.doubt(
+          "its output printed shell-integration marks of another shell while a TermPilot command ran there"
+        )
+        return
+      }
       if (this.ledger.record(key, seq, letter)) this.doubtReason = null
       this.lastShell = announcement
+      this.lastKey = key
+      this.lastSeq = seq
+      if (carrier && bound !== null) this.shellGone(bound, mark)
+      // Our shell's D of that prompt, or a later prompt of it: the command is over.
+      else if (bound !== null && (seq > bound.seq || letter === "D")) this.bound = null
       this.mark(mark)
       return
     }
@@ -343,7 +425,22 @@ export class PaneStream implements VtSink {
       this.ledger.clearDoubt()
     }
     this.lastShell = null
+    this.lastKey = null
+    this.lastSeq = null
     this.mark(mark)
+  }
+
+  /**
+   * A shell that carries the command `bound` (its command was running when ours was typed) ended:
+   * the shell ours ran in went away. Its output so far is kept, the runner learns it with the
+   * carrier's exit status, and the carrier's D is not taken for the end of ours.
+   */
+  private shellGone(bound: Binding, mark: Osc133Mark): void {
+    this.bound = null
+    if (this.capturing) this.finishCapture(bound.promptId)
+    const exitCode = mark._tag === "CommandFinished" ? mark.exitCode : null
+    this.events.push({ _tag: "ShellGone", promptId: bound.promptId, exitCode })
+    this.phase = "finished"
   }
 
   private doubt(reason: string): void {

@@ -59,6 +59,11 @@ export class TokenBook {
     return a === undefined || a.nested ? undefined : a
   }
 
+  /** The announcements of shells' own tokens (not nested secrets). */
+  get ownShells(): ReadonlyArray<TokenAnnouncement> {
+    return [...this.announced.values()].filter((a) => !a.nested)
+  }
+
   /** The shell a mark with `token` (and shell id `shell`) proves, if any. */
   prover(token: string | null, shell: string | null): TokenAnnouncement | undefined {
     if (token === null) return undefined

@@ -11,6 +11,12 @@ import type { PromptEvent } from "../../services/PromptTracker.js"
 export type Outcome =
   | { readonly _tag: "Ended"; readonly exitCode: number; readonly promptId: string | null }
   | { readonly _tag: "Aborted" }
+  /** The shell it ran in went away; `transportExitCode` is the exit status of what carried it (ssh). */
+  | {
+      readonly _tag: "ShellGone"
+      readonly transportExitCode: number | null
+      readonly promptId: string | null
+    }
   | { readonly _tag: "Foreign"; readonly detail: string }
   | { readonly _tag: "SessionEnded" }
   | { readonly _tag: "Lost"; readonly message: string; readonly code: ErrorCode }
@@ -28,7 +34,8 @@ const different = (a: string | null, b: string | null): boolean => a !== null &&
 /**
  * One event: either the next state or the outcome. A start or end carrying another prompt's id is
  * foreign; a start or end without ids is taken as ours (the backend gave nothing to tell them
- * apart). A new prompt before our end means the command line never produced an exit status.
+ * apart). A new prompt before our end means the command line never produced an exit status. The
+ * shell it was typed in going away (ShellGone) ends it without one.
  */
 export const step = (state: WatchState, event: PromptEvent): WatchState | Outcome => {
   switch (event._tag) {
@@ -52,6 +59,9 @@ export const step = (state: WatchState, event: PromptEvent): WatchState | Outcom
       if (same(state.ours, event.promptId)) return state
       if (different(state.ours, event.promptId) || state.started) return { _tag: "Aborted" }
       return state
+    case "ShellGone":
+      if (different(state.ours, event.promptId)) return state
+      return { _tag: "ShellGone", transportExitCode: event.exitCode, promptId: event.promptId ?? state.ours }
     case "SessionEnded":
       return { _tag: "SessionEnded" }
     case "Lost":

@@ -45,6 +45,18 @@ const conclude = (parts: WatchParts, ctx: R.RequestContext, outcome: Option.Opti
         const message = `The command ended with exit status ${o.exitCode}, but its output is unavailable: ${output.left.message}`
         return R.sentError(ctx, "output_unavailable", message, now, o.exitCode)
       }
+      case "ShellGone": {
+        const bounds = { maxLines: outputLinesOf(ctx.request), maxChars: ctx.request.maxOutputChars }
+        const output =
+          o.promptId === null
+            ? null
+            : Option.getOrNull(
+                Option.getRight(
+                  yield* Effect.either(parts.backend.terminal.commandOutput(sessionId, o.promptId, bounds))
+                )
+              )
+        return R.shellGone(ctx, o.transportExitCode, output, now)
+      }
       case "Aborted":
         return R.aborted(ctx, now)
       case "Foreign":
@@ -91,7 +103,7 @@ export const watchRequest = (
         Effect.timeoutOption(Duration.hours(parts.watchHours))
       )
       yield* inFlight.markEnded(ctx)
-      if (Option.isSome(outcome) && outcome.value._tag === "Ended") {
+      if (Option.isSome(outcome) && (outcome.value._tag === "Ended" || outcome.value._tag === "ShellGone")) {
         yield* awaitNextPrompt(phase.events).pipe(Effect.timeoutOption(Duration.millis(parts.promptGraceMs)))
       }
       return { result: yield* conclude(parts, ctx, outcome), recorded: true }

@@ -67,6 +67,8 @@ const sameCursor = (a: CursorPosition, b: CursorPosition): boolean => a.row === 
 const nextEnd = (events: Queue.Dequeue<PromptEvent>): Effect.Effect<Wake> =>
   Effect.flatMap(Queue.take(events), (event): Effect.Effect<Wake> => {
     if (event._tag === "CommandEnd") return Effect.succeed({ _tag: "Ended", exitCode: event.exitCode })
+    // The shell the command ran in went away: it is not running there any more, its status unknown.
+    if (event._tag === "ShellGone") return Effect.succeed({ _tag: "Ended", exitCode: null })
     if (event._tag === "Lost") {
       return Effect.succeed({ _tag: "Lost", error: fail(event.code, event.message) })
     }

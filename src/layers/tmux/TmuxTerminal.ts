@@ -21,7 +21,7 @@ import type {
   SessionInfo,
   Terminal
 } from "../../services/Terminal.js"
-import { mayProveEarlier, proveEarlierPrompt } from "./EarlierPrompt.js"
+import { mayProveEarlier, proveEarlierPrompt, readPromptRecord } from "./EarlierPrompt.js"
 import { TerminalTable } from "./Foreground.js"
 import {
   flagsOfPane,
@@ -195,6 +195,8 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
         if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
         const promptId = entry.stream.facts.promptId
+        // Bound to this shell and prompt: other shells' marks cannot end it (PaneStream.commandTyped).
+        entry.stream.commandTyped(readPromptRecord)
         entry.inFlight = true
         // The claim is the command's now: released when its prompt comes back (PaneTable.commandDone).
         entry.claim.commandHold = true
