@@ -20,7 +20,8 @@ import {
   listed,
   requestIdOf,
   runCommand,
-  waitForReadiness
+  waitForReadiness,
+  waitForStart
 } from "../support/E2eHelpers.js"
 import { REMOTE_HOSTNAME, type RemoteHost, startRemoteHost } from "../support/Sshd.js"
 import { expectNothingReached } from "../support/tmux/Proof.js"
@@ -81,6 +82,8 @@ const refused = (pane: RigPane, code: string, label: string) =>
 
 describe("a pane ssh'd to a host with the snippet", () => {
   it("is listed with the remote host, user and cwd, via ssh, ready; run_command is answered there; exit brings the local prompt back", async () => {
+    // The command ends the remote shell it runs in (`exit 3`): that shell reports no end of it, the
+    // local shell reports ssh's (3). So the honest answer is the shell gone, ssh's status apart.
     const pane = await sshPane()
     const session = await listed(rig.mcp, pane.id)
     expect(session).toMatchObject({
@@ -94,7 +97,13 @@ describe("a pane ssh'd to a host with the snippet", () => {
     const command = "hostname; echo $SSH_CONNECTION; echo $HOME; exit 3"
     const result = await runCommand(rig.mcp, { session_id: pane.id, command, timeout_seconds: 20 })
     expect(pane.files.recorder.textSince(mark), "what the pane received").toBe(`${command}\r`)
-    expect(result.data).toMatchObject({ status: "completed", exit_code: 3 })
+    expect(result.data).toMatchObject({
+      status: "error",
+      sent: true,
+      error_code: "session_lost",
+      exit_code: null,
+      transport_exit_code: 3
+    })
     const lines = (result.data.output ?? "").split("\n")
     expect(lines[0]).toBe(REMOTE_HOSTNAME)
     expect(lines[1]).toMatch(/^127\.0\.0\.1 \d+ 127\.0\.0\.1 \d+$/)
@@ -210,6 +219,35 @@ describe("a pane ssh'd to a host with the snippet", () => {
     await refused(pane, "session_not_ready", "run_command while forged remote marks print")
   })
 
+  it("ssh killed mid-command (SIGTERM): session_lost with ssh's 255, never completed", async () => {
+    const pane = await sshPane()
+    const started = await runCommand(rig.mcp, {
+      session_id: pane.id,
+      command: "sleep 30",
+      timeout_seconds: 1
+    })
+    expect(started.data).toMatchObject({ status: "timed_out", sent: true })
+    await waitForStart(rig.mcp, started.data.request_id)
+    // The pane's ssh client, found under the pane's shell by its pid.
+    const children = execSync(`ps -o pid=,comm= --ppid ${pane.files.shellPid()}`, { encoding: "utf8" })
+    const ssh = children.split("\n").find((l) => l.trim().endsWith(" ssh"))
+    expect(ssh, children).toBeDefined()
+    process.kill(Number(ssh!.trim().split(/\s+/)[0]), "SIGTERM")
+    const after = await commandResult(rig.mcp, { request_id: started.data.request_id, wait_seconds: 10 })
+    expect(after.data).toMatchObject({
+      status: "error",
+      sent: true,
+      error_code: "session_lost",
+      exit_code: null,
+      transport_exit_code: 255
+    })
+    expect(after.data.message).toMatch(/The shell the command ran in .* went away/)
+    // Final: it stays so.
+    expect((await commandResult(rig.mcp, { request_id: started.data.request_id })).data.status).toBe("error")
+    await waitForReadiness(rig.mcp, pane.id, "ready")
+    expect((await listed(rig.mcp, pane.id)).via).toEqual([])
+  })
+
   it("ssh dropped mid-command: the command is not reported as the remote's, and nothing more is sent", async () => {
     const pane = await sshPane()
     const started = await runCommand(rig.mcp, {
@@ -228,9 +266,13 @@ describe("a pane ssh'd to a host with the snippet", () => {
       (await rig.world.screen(pane)).endsWith("tp$")
     )
     const after = await commandResult(rig.mcp, { request_id: started.data.request_id, wait_seconds: 5 })
-    // The local shell reports ssh's end (killed: 137); it is the honest end of what TermPilot typed.
-    expect(after.data.status).toBe("completed")
-    expect(after.data.exit_code).toBe(137)
+    // The local shell reports ssh's end (killed: 137): the shell the command ran in went away.
+    expect(after.data).toMatchObject({
+      status: "error",
+      error_code: "session_lost",
+      exit_code: null,
+      transport_exit_code: 137
+    })
     await waitForReadiness(rig.mcp, pane.id, "ready")
     expect((await listed(rig.mcp, pane.id)).via).toEqual([])
   })
