@@ -26,13 +26,21 @@ export const claimSafe = (text: string): string => text.replace(/[^A-Za-z0-9._-]
 
 /** `tp1.<host>.<pid>.<start>.<nonce>.<at>` (the host has its dots turned into `_`). */
 export const formatClaim = (claim: Claim): string =>
-  [PREFIX, claimSafe(claim.host).replace(/\./g, "_"), claim.pid, claimSafe(claim.start), claimSafe(claim.nonce), claim.at].join(".")
+  [
+    PREFIX,
+    claimSafe(claim.host).replace(/\./g, "_"),
+    claim.pid,
+    claimSafe(claim.start),
+    claimSafe(claim.nonce),
+    claim.at
+  ].join(".")
 
 /** The claim in `value`; null when it is none of ours (malformed, or another version). */
 export const parseClaim = (value: string): Claim | null => {
-  const match = /^tp1\.([A-Za-z0-9_-]{1,64})\.([1-9]\d{0,9})\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,64})\.(\d{1,15})$/.exec(
-    value
-  )
+  const match =
+    /^tp1\.([A-Za-z0-9_-]{1,64})\.([1-9]\d{0,9})\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,64})\.(\d{1,15})$/.exec(
+      value
+    )
   if (match === null) return null
   return { host: match[1]!, pid: Number(match[2]), start: match[3]!, nonce: match[4]!, at: Number(match[5]) }
 }

@@ -44,7 +44,10 @@ export const ownClaim = (now: number = Date.now()): string =>
 /** Whether `value` is a claim this very process wrote. */
 export const isOwnClaim = (value: string): boolean => {
   const claim = parseClaim(value)
-  return claim !== null && sameHolder(claim, { host: ownHost, pid: process.pid, start: ownStart, nonce: ownNonce, at: 0 })
+  return (
+    claim !== null &&
+    sameHolder(claim, { host: ownHost, pid: process.pid, start: ownStart, nonce: ownNonce, at: 0 })
+  )
 }
 
 /** What is known about the holder of a claim value. */
