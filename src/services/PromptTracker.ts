@@ -6,7 +6,7 @@
 import { Context, type Effect, type Queue, type Scope } from "effect"
 import type { ErrorCode, TermPilotError } from "./Errors.js"
 
-export type PromptEvent =
+export type PromptEvent = (
   | { readonly _tag: "CommandStart"; readonly promptId: string | null; readonly command: string | null }
   | { readonly _tag: "CommandEnd"; readonly promptId: string | null; readonly exitCode: number }
   | { readonly _tag: "Prompt"; readonly promptId: string | null }
@@ -22,6 +22,13 @@ export type PromptEvent =
    * is the backend's unavailable code (`iterm2_unavailable`, `tmux_unavailable`).
    */
   | { readonly _tag: "Lost"; readonly message: string; readonly code: ErrorCode }
+) & {
+  /**
+   * The event's place in its session's order, where the backend numbers them (tmux): with
+   * `Submission.after`, it tells the events that came before a command was typed from those after.
+   */
+  readonly seq?: number
+}
 
 export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
   PromptTracker,

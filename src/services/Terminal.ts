@@ -98,6 +98,12 @@ export type InterruptCheck = "sent" | "ended" | "not_started"
 export interface Submission {
   /** Backend prompt/mark id of the prompt the command was typed at, when the backend has one. */
   readonly promptId: string | null
+  /**
+   * Where the backend numbers its events (`PromptEvent.seq`): the number of the last event offered
+   * before the command was typed. Those events (a command of another process that ended just
+   * before, say) are not about this command, though the watch, subscribed first, holds them.
+   */
+  readonly after?: number
 }
 
 /** A session's labels as `sessionLabels` gives them: its window, tab and session titles, those it has. */

@@ -28,6 +28,7 @@ const bin = join(root, "dist/termpilot.js")
 const PROCESSES = 4
 const RACE_ROUNDS = 20
 const MIXED_ROUNDS = 10
+const BACK_TO_BACK_ROUNDS = 10
 /** A tool call never waits longer than this for its answer. */
 const CALL_TIMEOUT_MS = 30_000
 
@@ -55,7 +56,7 @@ const procs: Array<Proc> = []
 const started: Array<Proc> = []
 
 const tally = {
-  rounds: { race: 0, mixed: 0, held: 0, takeover: 0 },
+  rounds: { race: 0, backToBack: 0, mixed: 0, held: 0, takeover: 0 },
   /** Command lines (CR) the pane's recorder shows during the scenarios. */
   linesTyped: 0,
   completed: 0,
@@ -248,7 +249,7 @@ afterAll(async () => {
   console.log(
     [
       "issue 22 multi-process totals:",
-      `  rounds: ${tally.rounds.race} same-moment run_command, ${tally.rounds.mixed} mixed (run_command + send_keys + interrupt_command), ${tally.rounds.held} held-pane, ${tally.rounds.takeover} SIGKILL takeover`,
+      `  rounds: ${tally.rounds.race} same-moment run_command, ${tally.rounds.backToBack} back-to-back quick commands, ${tally.rounds.mixed} mixed (run_command + send_keys + interrupt_command), ${tally.rounds.held} held-pane, ${tally.rounds.takeover} SIGKILL takeover`,
       `  termpilot processes: ${started.length} (${PROCESSES} racing + ${started.length - PROCESSES} killed with SIGKILL)`,
       `  command lines typed (pane recorder): ${tally.linesTyped}`,
       `  run_command completed: ${tally.completed}; send_keys sent: ${tally.sendKeysSent}; interrupt_command calls: ${tally.interrupts} (approvals asked: ${started.reduce((n, p) => n + p.elicitations, 0)})`,
@@ -298,6 +299,48 @@ describe(`${PROCESSES} termpilot processes, one tmux pane`, () => {
       const ran = pane.files.executed().slice(executedBefore)
       if (winner !== undefined && JSON.stringify(ran) !== JSON.stringify([commands[winner]]))
         wrong.push(`the shell ran ${JSON.stringify(ran)}`)
+      if (wrong.length > 0)
+        failed.push(
+          `round ${round}: ${wrong.join("; ")}\n  received ${JSON.stringify(received)}\n  ${brief(procs.map((p, i) => [p, answers[i]!] as const))}`
+        )
+    }
+    expect(failed, failed.join("\n")).toEqual([])
+  }, 120_000)
+
+  it(`${BACK_TO_BACK_ROUNDS} rounds of a quick command from every process at once: those typed back to back each answer their own output; every other sent nothing`, async () => {
+    const failed: Array<string> = []
+    for (let round = 0; round < BACK_TO_BACK_ROUNDS && failed.length < MAX_FAILED_ROUNDS; round++) {
+      await allReady()
+      const executedBefore = pane.files.executed().length
+      const mark = pane.files.recorder.mark()
+      // A bare echo ends within milliseconds: a call that comes after the winner's prompt returned
+      // rightly types next, at the new prompt; its watch, subscribed before, still holds the events
+      // of the command before it, which must not be taken for its own.
+      const commands = procs.map((p) => `echo B2B-${round}-${p.name}`)
+      const answers = await Promise.all(procs.map((p, i) => runCommand(p, commands[i]!)))
+      await allReady()
+      const received = await receivedSince(mark)
+      tally.rounds.backToBack++
+      tally.linesTyped += linesIn(received)
+      const wrong: Array<string> = []
+      const completed = answers.flatMap((a, i) => (a.data.status === "completed" ? [i] : []))
+      if (completed.length === 0) wrong.push("no answer completed")
+      if (linesIn(received) !== completed.length)
+        wrong.push(`${linesIn(received)} command lines typed, ${completed.length} answers completed`)
+      answers.forEach((a, i) => {
+        const name = procs[i]!.name
+        if (a.data.status === "completed") {
+          if (a.data.output !== `B2B-${round}-${name}` || a.data.exit_code !== 0)
+            wrong.push(`${name} answered completed with output ${JSON.stringify(a.data.output)}, not its own`)
+        } else if (a.data.sent !== false || a.data.status !== "rejected")
+          wrong.push(
+            `${name} answered status=${String(a.data.status)} sent=${String(a.data.sent)} code=${String(a.data.error_code)}`
+          )
+      })
+      const ran = pane.files.executed().slice(executedBefore)
+      const expected = completed.map((i) => commands[i]!)
+      if (JSON.stringify([...ran].sort()) !== JSON.stringify([...expected].sort()))
+        wrong.push(`the shell ran ${JSON.stringify(ran)}, not the completed ${JSON.stringify(expected)}`)
       if (wrong.length > 0)
         failed.push(
           `round ${round}: ${wrong.join("; ")}\n  received ${JSON.stringify(received)}\n  ${brief(procs.map((p, i) => [p, answers[i]!] as const))}`

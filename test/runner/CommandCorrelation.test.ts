@@ -3,14 +3,49 @@ import { Effect, Fiber, Queue, Ref } from "effect"
 import { correlate } from "../../src/layers/runner/CommandCorrelation.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 
-const outcomeOf = (ours: string | null, events: ReadonlyArray<PromptEvent>) =>
+const outcomeOf = (ours: string | null, events: ReadonlyArray<PromptEvent>, after?: number) =>
   Effect.gen(function* () {
     const queue = yield* Queue.unbounded<PromptEvent>()
     yield* Queue.offerAll(queue, events)
-    return yield* correlate(queue, ours)
+    return yield* correlate(queue, ours, Effect.void, after)
   })
 
 describe("CommandCorrelation", () => {
+  // The watch is subscribed before the send: it may still hold the events of the command another
+  // process ran there just before ours was typed (numbered at or below Submission.after).
+  const previousCommand: ReadonlyArray<PromptEvent> = [
+    { _tag: "CommandStart", promptId: "8", command: null, seq: 11 },
+    { _tag: "CommandEnd", promptId: "8", exitCode: 0, seq: 12 },
+    { _tag: "Prompt", promptId: "9", seq: 13 }
+  ]
+  const ours: ReadonlyArray<PromptEvent> = [
+    { _tag: "CommandStart", promptId: "9", command: null, seq: 14 },
+    { _tag: "CommandEnd", promptId: "9", exitCode: 5, seq: 15 }
+  ]
+
+  it.effect("events offered before the command was typed are not about it", () =>
+    Effect.gen(function* () {
+      expect(yield* outcomeOf("9", [...previousCommand, ...ours], 13)).toEqual({
+        _tag: "Ended",
+        exitCode: 5,
+        promptId: "9"
+      })
+    })
+  )
+
+  it.effect("without that number, the same events are another command's (unattributed)", () =>
+    Effect.gen(function* () {
+      expect((yield* outcomeOf("9", [...previousCommand, ...ours]))._tag).toBe("Foreign")
+    })
+  )
+
+  it.effect("an event after the send is judged as before, also one of another prompt", () =>
+    Effect.gen(function* () {
+      const late: PromptEvent = { _tag: "CommandStart", promptId: "8", command: null, seq: 14 }
+      expect((yield* outcomeOf("9", [...previousCommand, late], 13))._tag).toBe("Foreign")
+    })
+  )
+
   it.effect("a redraw of our own prompt is not an outcome; our end is", () =>
     Effect.gen(function* () {
       const outcome = yield* outcomeOf("p1", [

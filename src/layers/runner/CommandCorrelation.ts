@@ -69,6 +69,10 @@ export const step = (state: WatchState, event: PromptEvent): WatchState | Outcom
   }
 }
 
+/** Whether `event` was offered before the command was typed (`after`: Submission.after). */
+export const before = (event: PromptEvent, after: number | undefined): boolean =>
+  after !== undefined && event.seq !== undefined && event.seq <= after
+
 const isOutcome = (value: WatchState | Outcome): value is Outcome => "_tag" in value
 
 /** Take events until the shell shows a prompt again (or the session or connection is gone). */
@@ -85,12 +89,14 @@ export const awaitNextPrompt = (events: Queue.Dequeue<PromptEvent>): Effect.Effe
 /**
  * Take events until one decides the outcome. A queue that shuts down counts as a lost connection.
  * `onStart` runs once, when a CommandStart attributed to our command is seen (interrupt_command
- * acts only on a command that started).
+ * acts only on a command that started). Events numbered at or below `after` came before the
+ * command was typed and are skipped.
  */
 export const correlate = (
   events: Queue.Dequeue<PromptEvent>,
   ours: string | null,
-  onStart: Effect.Effect<void> = Effect.void
+  onStart: Effect.Effect<void> = Effect.void,
+  after?: number
 ): Effect.Effect<Outcome> =>
   Effect.gen(function* () {
     let state: WatchState = { ours, started: false }
@@ -99,6 +105,8 @@ export const correlate = (
       if (Exit.isFailure(taken)) {
         return { _tag: "Lost", message: "the session's event stream ended", code: "session_lost" } as const
       }
+      // Offered before the command was typed (the watch was subscribed first): not about it.
+      if (before(taken.value, after)) continue
       const next = step(state, taken.value)
       if (isOutcome(next)) return next
       if (next.started && !state.started) yield* onStart

@@ -99,9 +99,12 @@ export const watchRequest = (
       const snapshot = R.submitted(ctx)
       yield* registry.record(snapshot, done)
       yield* Deferred.succeed(afterSend, snapshot)
-      const outcome = yield* correlate(phase.events, phase.promptId, inFlight.markStarted(ctx)).pipe(
-        Effect.timeoutOption(Duration.hours(parts.watchHours))
-      )
+      const outcome = yield* correlate(
+        phase.events,
+        phase.promptId,
+        inFlight.markStarted(ctx),
+        phase.after
+      ).pipe(Effect.timeoutOption(Duration.hours(parts.watchHours)))
       yield* inFlight.markEnded(ctx)
       if (Option.isSome(outcome) && (outcome.value._tag === "Ended" || outcome.value._tag === "ShellGone")) {
         yield* awaitNextPrompt(phase.events).pipe(Effect.timeoutOption(Duration.millis(parts.promptGraceMs)))

@@ -15,7 +15,13 @@ import * as R from "./CommandResults.js"
 /** What the send phase ended with: a final result (nothing or maybe sent), or a live watch. */
 export type SendPhase =
   | { readonly _tag: "Final"; readonly result: CommandResult }
-  | { readonly _tag: "Sent"; readonly promptId: string | null; readonly events: Queue.Dequeue<PromptEvent> }
+  | {
+      readonly _tag: "Sent"
+      readonly promptId: string | null
+      /** Events numbered at or below this came before the command was typed (Submission.after). */
+      readonly after: number | undefined
+      readonly events: Queue.Dequeue<PromptEvent>
+    }
 
 /** The backend services the runner was built over. */
 export interface Backend {
@@ -44,7 +50,12 @@ const watchThenSubmit = (ctx: R.RequestContext, backend: Backend): Effect.Effect
     }
     const submitted = yield* Effect.exit(terminal.submit(sessionId, command))
     if (Exit.isSuccess(submitted)) {
-      return { _tag: "Sent", promptId: submitted.value.promptId, events: watched.right } as const
+      return {
+        _tag: "Sent",
+        promptId: submitted.value.promptId,
+        after: submitted.value.after,
+        events: watched.right
+      } as const
     }
     if (Exit.isInterrupted(submitted)) return { _tag: "Stopped" } as const
     const now = yield* Clock.currentTimeMillis

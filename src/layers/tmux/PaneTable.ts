@@ -26,6 +26,8 @@ export interface PaneEntry {
   inFlight: boolean
   /** This process's claim on the pane, across TermPilot processes (PaneClaim.ts). */
   readonly claim: PaneClaimState
+  /** The number of the last event offered to the pane's watchers (PromptEvent.seq). */
+  eventSeq: number
   ended: boolean
   fetchingTokens: boolean
   /** When a prompt drawn before watching was last tried (EarlierPrompt.ts), ms; 0 never. */
@@ -82,6 +84,7 @@ export class PaneTable {
         watchers: new Set(),
         inFlight: false,
         claim: new PaneClaimState(),
+        eventSeq: 0,
         ended: false,
         fetchingTokens: false,
         triedEarlier: 0,
@@ -134,7 +137,8 @@ export class PaneTable {
 
   private offer(entry: PaneEntry, event: PromptEvent): void {
     if (event._tag === "Prompt") this.commandDone(entry)
-    for (const queue of entry.watchers) Queue.unsafeOffer(queue, event)
+    const numbered = { ...event, seq: ++entry.eventSeq }
+    for (const queue of entry.watchers) Queue.unsafeOffer(queue, numbered)
   }
 
   /** Our command's prompt came back (or it will never come): the pane is free, for every TermPilot process. */

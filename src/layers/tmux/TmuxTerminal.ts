@@ -200,6 +200,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         entry.inFlight = true
         // The claim is the command's now: released when its prompt comes back (PaneTable.commandDone).
         entry.claim.commandHold = true
+        // Every event offered so far came before these keys: the pane's reply to them, and so any
+        // output they cause, is read only after this write.
+        const after = entry.eventSeq
         const replies = yield* client
           .commands(submitLines(pane, command))
           .pipe(Effect.mapError(mayHaveReached(sessionId, "command")))
@@ -209,7 +212,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
           if (refused.cause === undefined) server.panes.commandDone(entry)
           return yield* refused
         }
-        return { promptId }
+        return { promptId, after }
       }).pipe(
         Effect.ensuring(
           Effect.sync(() => {
