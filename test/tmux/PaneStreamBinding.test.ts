@@ -200,3 +200,25 @@ describe("PaneStream: a command of ours is bound to its shell and prompt", () =>
     ])
   })
 })
+
+describe("PaneStream: a binding whose keys never reached the pane", () => {
+  it("binds nothing: an inner shell's prompt the person opens next is tracked as without a command of ours", () => {
+    const { s, root } = rootAtPrompt()
+    s.commandTyped()
+    // tmux refused the first typed line: nothing of ours is in the pane.
+    s.commandNotTyped()
+    const inner = markMaker(INNER)
+    const events = feed(s, `bash\r\n${root("C")}${inner("A")}inner$ ${inner("B")}`)
+    expect(events.map((e) => e._tag)).toEqual(["CommandStart", "Prompt"])
+    expect(s.facts).toMatchObject({ lastMark: "B", doubt: null })
+  })
+
+  it("while bound, the same inner prompt makes no event and puts the pane in doubt", () => {
+    const { s, root } = rootAtPrompt()
+    s.commandTyped()
+    const inner = markMaker(INNER)
+    const events = feed(s, `bash\r\n${root("C")}${inner("A")}inner$ ${inner("B")}`)
+    expect(events.map((e) => e._tag)).toEqual(["CommandStart"])
+    expect(s.facts.doubt).not.toBeNull()
+  })
+})

@@ -280,6 +280,11 @@ export class PaneStream implements VtSink {
     this.bound = { key: this.lastKey, seq: this.lastSeq, promptId, enclosing }
   }
 
+  /** The command `commandTyped` bound never reached the pane (tmux refused its keys): nothing is bound. */
+  commandNotTyped(): void {
+    this.bound = null
+  }
+
   /** The `@termpilot_tokens` entries known now. */
   get tokenList(): ReadonlyArray<string> {
     return this.tokens.entries

@@ -209,7 +209,10 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
         if (refused !== undefined) {
           // The first line refused: nothing reached the pane, so no command of ours is on its way.
-          if (refused.cause === undefined) server.panes.commandDone(entry)
+          if (refused.cause === undefined) {
+            entry.stream.commandNotTyped()
+            server.panes.commandDone(entry)
+          }
           return yield* refused
         }
         return { promptId, after }
