@@ -221,32 +221,34 @@ describe("Iterm2ConnectionLive transactions", () => {
     })
   )
 
-  it.live("inside a transaction, a request after its connection dropped fails: none goes out on a new one", () =>
-    Effect.gen(function* () {
-      const fake = yield* startFake()
-      yield* withLive(fake)(
-        Effect.gen(function* () {
-          const c = yield* Iterm2Connection
-          const exit = yield* Effect.exit(
-            c.transaction(
-              Effect.gen(function* () {
-                yield* getProperty("before")
-                fake.dropConnections()
-                yield* Effect.sleep("50 millis")
-                return yield* getProperty("after")
-              })
+  it.live(
+    "inside a transaction, a request after its connection dropped fails: none goes out on a new one",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* startFake()
+        yield* withLive(fake)(
+          Effect.gen(function* () {
+            const c = yield* Iterm2Connection
+            const exit = yield* Effect.exit(
+              c.transaction(
+                Effect.gen(function* () {
+                  yield* getProperty("before")
+                  fake.dropConnections()
+                  yield* Effect.sleep("50 millis")
+                  return yield* getProperty("after")
+                })
+              )
             )
-          )
-          expect(failureOf(exit).reason).toBe("disconnected")
-          const names = fake.requests.map((r) => r.request.get_property_request?.name)
-          expect(names).not.toContain("after")
-          expect(fake.connectionCount).toBe(1)
-          // Outside a transaction, the next request connects again.
-          expect(yield* getProperty("later")).toBe('"later"')
-          expect(fake.connectionCount).toBe(2)
-        })
-      )
-    })
+            expect(failureOf(exit).reason).toBe("disconnected")
+            const names = fake.requests.map((r) => r.request.get_property_request?.name)
+            expect(names).not.toContain("after")
+            expect(fake.connectionCount).toBe(1)
+            // Outside a transaction, the next request connects again.
+            expect(yield* getProperty("later")).toBe('"later"')
+            expect(fake.connectionCount).toBe(2)
+          })
+        )
+      })
   )
 
   it.live("ends the transaction when the body fails", () =>
