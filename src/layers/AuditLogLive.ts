@@ -95,6 +95,7 @@ export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine =
     sent: r.sent,
     ...("interrupt_sent" in r ? { interrupt_sent: r.interrupt_sent } : {}),
     exit_code: r.exit_code,
+    transport_exit_code: r.transport_exit_code ?? null,
     error_code: r.error_code,
     output_chars: r.output === null ? null : codePoints(r.output),
     output_sha256: r.output === null ? null : sha256(r.output),

@@ -117,6 +117,8 @@ export const CommandAuditLine = Schema.Struct({
   /** interrupt_command only: whether this call sent the interrupt (one ETX). */
   interrupt_sent: Schema.optional(Schema.Boolean),
   exit_code: Schema.NullOr(Schema.Number),
+  /** The status of what carried the command's shell (ssh) when that shell went away (session_lost); else null. */
+  transport_exit_code: Schema.NullOr(Schema.Number),
   error_code: Schema.NullOr(Schema.String),
   /** Code points of the returned `output`, exactly as returned; null when no output was returned. */
   output_chars: Schema.NullOr(Schema.Number),

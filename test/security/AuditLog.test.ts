@@ -90,6 +90,20 @@ describe("AuditLogLive", () => {
               result({ status: "timed_out", exit_code: null, output: null, duration_ms: null }),
               []
             )
+          ),
+          audit.record(
+            AuditEvent.command(
+              "get_command_result",
+              result({
+                status: "error",
+                error_code: "session_lost",
+                exit_code: null,
+                transport_exit_code: 255,
+                output: null,
+                duration_ms: 900
+              }),
+              []
+            )
           )
         ])
       )
@@ -102,9 +116,13 @@ describe("AuditLogLive", () => {
         ["command", "run_command"],
         ["read", "read_terminal"],
         ["read", "list_sessions"],
+        ["command", "get_command_result"],
         ["command", "get_command_result"]
       ])
-      const [run, read, list, get] = lines
+      const [run, read, list, get, lost] = lines
+      // The shell the command ran in went away: what carried it (ssh) is on the line too.
+      expect(lost).toMatchObject({ error_code: "session_lost", exit_code: null, transport_exit_code: 255 })
+      expect(run).toMatchObject({ transport_exit_code: null })
       expect(run).toMatchObject({
         v: 1,
         request_id: "req-1",
