@@ -34,7 +34,7 @@ describe("tmux interrupt", () => {
     const panes = [pane, bystander]
     const marks = panes.map((p) => p.files.recorder.mark())
     expect(await run(rig.backend.terminal.interrupt(id, promptId))).toBe("sent")
-    expect(await events.next("CommandEnd")).toEqual({ _tag: "CommandEnd", promptId, exitCode: 130 })
+    expect(await events.next("CommandEnd")).toMatchObject({ _tag: "CommandEnd", promptId, exitCode: 130 })
     expect(await arrived(panes, marks)).toEqual([`\x03${FENCE}`, FENCE])
   })
 
