@@ -12,7 +12,7 @@ import { shellIntegrationCommand } from "./ShellIntegrationCommand.js"
 
 const readOnly = Options.boolean("read-only").pipe(
   Options.withDescription(
-    "Read-only mode: run_command and interrupt_command are not offered and nothing is ever typed into a terminal " +
+    "Read-only mode: run_command, interrupt_command and send_keys are not offered and nothing is ever typed into a terminal " +
       '(also: TERMPILOT_READ_ONLY=1, or "readOnly": true in the config file).'
   )
 )
