@@ -30,7 +30,7 @@ const stdinClosed = Effect.async<void>((resume) => {
 })
 
 export interface ServeOptions {
-  /** Read-only mode: run_command and interrupt_command are neither listed nor callable. */
+  /** Read-only mode: run_command, interrupt_command and send_keys are neither listed nor callable. */
   readonly readOnly: boolean
   /** The approval settings in force (named in the server's instructions). */
   readonly approval?: ApprovalConfig
