@@ -9,10 +9,12 @@
  * TERMPILOT_TEST_SBIN_DIRS (colon-separated) when set: that is how its own test hides one.
  * With TERMPILOT_TEST_TMUX_VERSION set (.ci/run's tmux matrix), `tmux -V` on PATH must name exactly
  * that version, so a matrix run cannot quietly test another tmux.
+ * The Node.js running the tests must satisfy package.json's engines (">=22.19"); with
+ * TERMPILOT_TEST_NODE_VERSION set (.ci/run's Node 22 run), it must be exactly that version.
  */
 import { execFileSync } from "node:child_process"
-import { accessSync, constants, statSync } from "node:fs"
-import { delimiter, join, resolve } from "node:path"
+import { accessSync, constants, readFileSync, statSync } from "node:fs"
+import { delimiter, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 /** Every program the tests need: the name looked up, the Debian package that installs it, why. */
@@ -72,10 +74,35 @@ export const wrongTmux = (env = process.env) => {
     : `TERMPILOT_TEST_TMUX_VERSION is ${wanted}, but tmux -V on PATH says: ${said}`
 }
 
-/** Prints the report and ends the process with status 1 when something is missing or the wrong tmux. */
+/** package.json's engines.node (">=22.19") as the oldest Node.js version the tests accept: "22.19". */
+export const minimumNode = () => {
+  const manifest = JSON.parse(
+    readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../package.json"), "utf8")
+  )
+  const match = /^>=(\d+\.\d+)$/.exec(manifest.engines?.node ?? "")
+  if (match === null)
+    throw new Error(`package.json's engines.node is not ">=MAJOR.MINOR": ${manifest.engines?.node}`)
+  return match[1]
+}
+
+/** Why the Node.js running this (`version`) is not one the tests accept; null when it is. */
+export const wrongNode = (env = process.env, version = process.versions.node) => {
+  const running = `Node.js v${version} (${process.execPath})`
+  const minimum = minimumNode()
+  const [major, minor] = version.split(".").map(Number)
+  const [minMajor, minMinor] = minimum.split(".").map(Number)
+  if (!(major > minMajor || (major === minMajor && minor >= minMinor)))
+    return `test prerequisite: Node.js ${minimum} or newer (package.json's engines), but this is ${running}; put Node.js 24 LTS first on PATH (.ci/run installs it: npm ci --prefix .ci/node24)`
+  const wanted = env.TERMPILOT_TEST_NODE_VERSION
+  if (wanted === undefined || wanted === "" || wanted === version) return null
+  return `TERMPILOT_TEST_NODE_VERSION is ${wanted}, but the tests run on ${running}`
+}
+
+/** Prints the report and ends the process with status 1 when something is missing or the wrong tmux or Node. */
 const check = () => {
   const missing = missingPrograms()
-  const lines = missing.length === 0 ? [] : report(missing)
+  const node = wrongNode()
+  const lines = [...(node === null ? [] : [node]), ...(missing.length === 0 ? [] : report(missing))]
   const tmux = missing.some((p) => p.program === "tmux") ? null : wrongTmux()
   if (tmux !== null) lines.push(tmux)
   if (lines.length === 0) return

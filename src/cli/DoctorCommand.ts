@@ -1,15 +1,16 @@
 /**
- * `termpilot doctor`: read-only checks of the terminal side, for each enabled backend — iTerm2's
- * API socket, the handshake and authentication, the sessions, shell integration per session; tmux
- * found, its servers, a control client attaching, shell integration per pane — each with a remedy.
- * With automatic backends a backend that is not there is skipped; finding none at all fails.
- * `--json` prints the structured report; the exit code is 1 when a check failed.
+ * `termpilot doctor`: the Node.js running TermPilot (22.19 or newer), then read-only checks of the
+ * terminal side, for each enabled backend — iTerm2's API socket, the handshake and authentication,
+ * the sessions, shell integration per session; tmux found, its servers, a control client attaching,
+ * shell integration per pane — each with a remedy. With automatic backends a backend that is not
+ * there is skipped; finding none at all fails. `--json` prints the structured report; the exit code
+ * is 1 when a check failed.
  */
 import { Command, Options } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import { describeApprovalPolicy } from "../domain/ApprovalPolicy.js"
-import { type Check, check, passed, renderChecks } from "../domain/HealthCheck.js"
+import { type Check, check, nodeCheck, passed, renderChecks } from "../domain/HealthCheck.js"
 import { AppConfigLive } from "../layers/AppConfigLive.js"
 import { BackendLive } from "../layers/BackendLive.js"
 import { terminalDoctor } from "../layers/iterm2-backend/Iterm2Doctor.js"
@@ -18,6 +19,7 @@ import { AppConfig } from "../services/AppConfig.js"
 import { EXIT_FAILED, emit } from "./chatgpt/Outcome.js"
 
 const LABELS: Readonly<Record<string, string>> = {
+  node: "Node.js",
   iterm2_socket: "iTerm2 API socket",
   iterm2_connection: "iTerm2 connection",
   sessions: "sessions",
@@ -50,7 +52,7 @@ const found = (checks: ReadonlyArray<Check>) =>
 export const doctorProgram = Effect.gen(function* () {
   const { backends, tmux, settings } = yield* AppConfig
   const auto = backends.mode === "auto"
-  const checks: Array<Check> = []
+  const checks: Array<Check> = [nodeCheck(process.versions.node, process.execPath)]
   if (backends.enabled.includes("iterm2")) checks.push(...(yield* iterm2Checks(auto)))
   if (backends.enabled.includes("tmux")) checks.push(...(yield* tmuxDoctor(tmux, !auto)))
   if (auto && !found(checks)) {
@@ -87,6 +89,6 @@ export const doctorCommand = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Check the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration; tmux, its servers, a control client, shell integration per pane."
+    "Check Node.js and the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration; tmux, its servers, a control client, shell integration per pane."
   )
 )

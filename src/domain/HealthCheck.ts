@@ -39,3 +39,24 @@ export const renderChecks = <Name extends string>(
   lines.push(passed(checks) ? "All checks passed." : `${failed} check(s) failed.`)
   return lines
 }
+
+/** The oldest Node.js TermPilot runs on: package.json's engines (>=22.19); the bin refuses older ones. */
+export const MINIMUM_NODE = "22.19"
+
+/** Whether Node.js `version` ("22.19.0" or "v22.19.0") is at least MINIMUM_NODE. */
+export const nodeSupported = (version: string): boolean => {
+  const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map(Number)
+  const [minMajor = 0, minMinor = 0] = MINIMUM_NODE.split(".").map(Number)
+  return major > minMajor || (major === minMajor && minor >= minMinor)
+}
+
+/** The doctor's Node.js line: the version running TermPilot (and where it is), ok from MINIMUM_NODE on. */
+export const nodeCheck = (version: string, execPath: string): Check<"node"> => {
+  const running = `Node.js ${version.replace(/^v?/, "v")} (${execPath})`
+  return nodeSupported(version)
+    ? check("node", "ok", running)
+    : check("node", "failed", `${running} is older than TermPilot needs (${MINIMUM_NODE} or newer)`, [
+        `Install Node.js ${MINIMUM_NODE} or newer (24 LTS recommended): https://nodejs.org/en/download, or with a version manager (nvm install 24).`,
+        "Then run TermPilot with that node (an MCP client's config may name a node path of its own)."
+      ])
+}

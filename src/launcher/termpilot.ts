@@ -7,6 +7,9 @@
  * 10 % at a time instead of V8's default factor (up to 4×), so a long session stays near its
  * warmed-up RSS. With `NODE_OPTIONS=--enable-source-maps` the bundle is loaded through Node's
  * module loader instead (no cache), so stack traces point into the TypeScript sources.
+ *
+ * On a Node.js older than TermPilot supports (package.json's engines) it starts nothing: one line
+ * on stderr saying what to install, exit code 1.
  */
 import { readFileSync } from "node:fs"
 import Module, { createRequire } from "node:module"
@@ -14,6 +17,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import v8 from "node:v8"
 import vm from "node:vm"
+import { MINIMUM_NODE, nodeSupported } from "../domain/HealthCheck.js"
 import { cacheDirectory, cacheFile, ensurePrivateDirectory, readCache, writeCache } from "./CodeCache.js"
 
 /** The bundle evaluates to this function: CommonJS's module wrapper, written out by the bundler. */
@@ -27,6 +31,14 @@ type Entry = (
 
 /** How long a start without a cache runs before it saves one (the functions it compiled by then are in it). */
 const SAVE_AFTER_MS = 1_000
+
+// Before anything else: TermPilot is built and tested for these Node versions only.
+if (!nodeSupported(process.versions.node)) {
+  process.stderr.write(
+    `termpilot: Node.js ${MINIMUM_NODE} or newer is required, this is Node.js ${process.version} (${process.execPath}); install Node.js 24 LTS (or ${MINIMUM_NODE}+) from https://nodejs.org/en/download\n`
+  )
+  process.exit(1)
+}
 
 // The heap policy, applied by the product to itself (no flag on any command line). Kept on the
 // measurement in docs/benchmarks.md ("The heap policy, measured"): without it the soak's RSS grows

@@ -1,7 +1,8 @@
 /**
- * `termpilot doctor` against the protocol-level fake iTerm2: a missing socket, a refused
- * handshake, and a healthy iTerm2 with one session lacking shell integration — in process, and
- * once through the built CLI with `--json`. The doctor never types into a session.
+ * `termpilot doctor` against the protocol-level fake iTerm2 (after its first line, the Node.js that
+ * runs it): a missing socket, a refused handshake, and a healthy iTerm2 with one session lacking
+ * shell integration — in process, and once through the built CLI with `--json`. The doctor never
+ * types into a session.
  */
 import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync } from "node:fs"
@@ -56,6 +57,7 @@ describe("termpilot doctor", () => {
     const outcome = await runDoctor(join(mkdtempSync(join(tmpdir(), "tp-doctor-")), "socket"))
     expect(outcome.exitCode).toBe(1)
     expect(statuses(outcome.json)).toEqual([
+      "node:ok",
       "iterm2_socket:failed",
       "iterm2_connection:skipped",
       "sessions:skipped",
@@ -68,7 +70,11 @@ describe("termpilot doctor", () => {
     server.rejectNextHandshake(401)
     const outcome = await runDoctor(server.socketPath)
     expect(outcome.exitCode).toBe(1)
-    expect(statuses(outcome.json).slice(0, 2)).toEqual(["iterm2_socket:ok", "iterm2_connection:failed"])
+    expect(statuses(outcome.json).slice(0, 3)).toEqual([
+      "node:ok",
+      "iterm2_socket:ok",
+      "iterm2_connection:failed"
+    ])
     expect(outcome.out.join("\n")).toMatch(/Allow all apps to connect/)
   })
 
@@ -77,12 +83,14 @@ describe("termpilot doctor", () => {
     const outcome = await runDoctor(server.socketPath)
     expect(outcome.exitCode).toBe(0)
     expect(statuses(outcome.json)).toEqual([
+      "node:ok",
       "iterm2_socket:ok",
       "iterm2_connection:ok",
       "sessions:ok",
       "shell_integration:warning"
     ])
     const text = outcome.out.join("\n")
+    expect(text).toContain(`[ok]       Node.js: Node.js ${process.version} (${process.execPath})`)
     expect(text).toContain("2 session(s) open")
     expect(text).toContain(bare)
     expect(text).not.toContain(plain)

@@ -73,6 +73,7 @@ describe("termpilot doctor (tmux)", () => {
     const screens = [with_, without].map((p) => tmux("capture-pane", "-p", "-t", p))
     const outcome = await runDoctor(TMUX_ONLY, [socket])
     expect(statuses(outcome.json)).toEqual([
+      "node:ok",
       "tmux:ok",
       "tmux_servers:ok",
       "tmux_control:ok",
@@ -138,6 +139,7 @@ describe("termpilot doctor (tmux)", () => {
     const outcome = await runDoctor(TMUX_ONLY, [join(dir, "nobody-here")])
     expect(outcome.exitCode).toBe(1)
     expect(statuses(outcome.json)).toEqual([
+      "node:ok",
       "tmux:ok",
       "tmux_servers:failed",
       "tmux_control:skipped",
@@ -148,7 +150,11 @@ describe("termpilot doctor (tmux)", () => {
   it("automatic backends: iTerm2 missing is skipped and tmux alone passes", async () => {
     const outcome = await runDoctor(AUTO, [socket])
     expect(outcome.exitCode).toBe(0)
-    expect(statuses(outcome.json).slice(0, 2)).toEqual(["iterm2_socket:skipped", "iterm2_connection:skipped"])
+    expect(statuses(outcome.json).slice(0, 3)).toEqual([
+      "node:ok",
+      "iterm2_socket:skipped",
+      "iterm2_connection:skipped"
+    ])
     expect(statuses(outcome.json)).toContain("tmux_servers:ok")
   })
 

@@ -2,10 +2,11 @@
  * scripts/test-prerequisites.mjs, run as `npm test` runs it (node, before anything else) and as
  * vitest's globalSetup, with a PATH that lacks programs: it fails at once with one line per
  * missing program and the apt-get command that installs it, and passes when everything is there.
- * The PATH is a temp dir of links to this machine's real programs, minus the ones hidden.
+ * The PATH is a temp dir of links to this machine's real programs, minus the ones hidden. The Node
+ * running the tests must satisfy package.json's engines (and, asked for, be exactly one version).
  */
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -80,6 +81,34 @@ describe("test prerequisites", () => {
     expect(wrong.status).toBe(1)
     expect(wrong.stderr.trim()).toBe(
       `TERMPILOT_TEST_TMUX_VERSION is 9.9z, but tmux -V on PATH says: tmux ${version}`
+    )
+  })
+
+  it("fails on a Node.js older than package.json's engines (22.19), and passes on 22.19.0", () => {
+    const env = machineWithout([])
+    const asNode = (version: string) => {
+      const preload = join(env.HOME, `node-${version}.cjs`)
+      writeFileSync(
+        preload,
+        `Object.defineProperty(process.versions, "node", { value: ${JSON.stringify(version)} })`
+      )
+      return run(["--require", preload, script], env)
+    }
+    const old = asNode("22.18.0")
+    expect(old.status).toBe(1)
+    expect(old.stderr).toBe(
+      `test prerequisite: Node.js 22.19 or newer (package.json's engines), but this is Node.js v22.18.0 (${process.execPath}); put Node.js 24 LTS first on PATH (.ci/run installs it: npm ci --prefix .ci/node24)\n`
+    )
+    expect(asNode("22.19.0")).toMatchObject({ status: 0, stderr: "" })
+  })
+
+  it("with TERMPILOT_TEST_NODE_VERSION, fails unless the tests run on exactly that Node.js", () => {
+    const env = machineWithout([])
+    expect(run([script], { ...env, TERMPILOT_TEST_NODE_VERSION: process.versions.node }).status).toBe(0)
+    const wrong = run([script], { ...env, TERMPILOT_TEST_NODE_VERSION: "22.99.0" })
+    expect(wrong.status).toBe(1)
+    expect(wrong.stderr.trim()).toBe(
+      `TERMPILOT_TEST_NODE_VERSION is 22.99.0, but the tests run on Node.js ${process.version} (${process.execPath})`
     )
   })
 

@@ -3,8 +3,10 @@
  * a user starts it over stdio through the real MCP SDK client: the first start saves the cache, the
  * next ones use it (V8 accepts it: it is not written again), a damaged cache is replaced, and a
  * cache directory others may write, NODE_DISABLE_COMPILE_CACHE=1 or source-mapped stack traces mean
- * no cache, with the server working the same.
+ * no cache, with the server working the same. On a Node older than package.json's engines the bin
+ * starts nothing: one line on stderr, exit code 1.
  */
+import { spawnSync } from "node:child_process"
 import {
   chmodSync,
   existsSync,
@@ -21,6 +23,7 @@ import { join, resolve } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { MINIMUM_NODE } from "../../src/domain/HealthCheck.js"
 import { decodeCache } from "../../src/launcher/CodeCache.js"
 
 const bin = resolve(import.meta.dirname, "../../dist/termpilot.js")
@@ -125,4 +128,41 @@ describe("the bin's code cache", () => {
     await session(1_500, { NODE_OPTIONS: "--enable-source-maps" })
     expect(existsSync(cacheDir)).toBe(false)
   }, 30_000)
+})
+
+describe("the bin on an older Node", () => {
+  /** Starts the bin with Node reporting `version` (a preload redefines it before the bin runs). */
+  const startAs = (version: string) => {
+    const preload = join(scratch, "node-version.cjs")
+    writeFileSync(
+      preload,
+      `Object.defineProperty(process.versions, "node", { value: ${JSON.stringify(version)} })
+Object.defineProperty(process, "version", { value: ${JSON.stringify(`v${version}`)} })`
+    )
+    return spawnSync(process.execPath, ["--require", preload, bin], {
+      env: env(),
+      input: "",
+      encoding: "utf8",
+      timeout: 30_000
+    })
+  }
+
+  it("refuses to start below 22.19: one line on stderr saying what to install, exit code 1, nothing served", () => {
+    expect(MINIMUM_NODE).toBe("22.19")
+    for (const version of ["22.18.0", "20.20.2"]) {
+      const result = startAs(version)
+      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `termpilot: Node.js 22.19 or newer is required, this is Node.js v${version} (${process.execPath}); install Node.js 24 LTS (or 22.19+) from https://nodejs.org/en/download\n`
+      })
+    }
+    expect(existsSync(cacheDir)).toBe(false)
+  })
+
+  it("starts on 22.19.0 (it then serves until its stdin ends)", () => {
+    const result = startAs("22.19.0")
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stderr).not.toContain("is required")
+  })
 })
