@@ -23,7 +23,7 @@ const result = await build({
   bundle: true,
   platform: "node",
   format: "cjs",
-  target: "node20",
+  target: "node22",
   // ws loads these optional native helpers when present and does without them otherwise.
   external: ["bufferutil", "utf-8-validate"],
   // The file is one function expression, CommonJS's module wrapper written out, so that the
@@ -60,7 +60,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   banner: {
     js: "#!/usr/bin/env node\n// termpilot launcher, built from src/launcher/ by scripts/bundle.mjs."
   },
