@@ -6,6 +6,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ApprovalConfig, DEFAULT_APPROVAL_CONFIG } from "./ApprovalPolicy.js"
 import { PolicyConfig } from "./SessionPolicy.js"
+import { parseTmuxHost } from "./tmux/TmuxHost.js"
 
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -58,7 +59,19 @@ export type BackendsSetting = typeof BackendsSetting.Type
 
 export const TmuxFileSettings = Schema.Struct({
   /** More tmux server sockets to look at, besides the default server. */
-  sockets: Schema.optionalWith(Schema.Array(UserPath), { default: () => [] })
+  sockets: Schema.optionalWith(Schema.Array(UserPath), { default: () => [] }),
+  /** Hosts whose tmux is reached over ssh: `[user@]host[:port]` (TmuxHost.ts). */
+  hosts: Schema.optionalWith(
+    Schema.Array(
+      Schema.String.pipe(
+        Schema.filter((text) => parseTmuxHost(text) !== null, {
+          message: () =>
+            "must be [user@]host[:port] (letters, digits, '.', '_', '-'; e.g. build-box or deploy@db-1:2222)"
+        })
+      )
+    ),
+    { default: () => [] }
+  )
 })
 
 /** The whole file. Every key is optional; the decoded value has every default filled in. */
@@ -73,7 +86,7 @@ export const ConfigFileSchema = Schema.Struct({
   policy: Schema.optionalWith(PolicyConfig, { default: () => ({}) }),
   approval: Schema.optionalWith(ApprovalConfig, { default: () => DEFAULT_APPROVAL_CONFIG }),
   backends: Schema.optionalWith(BackendsSetting, { default: () => "auto" as const }),
-  tmux: Schema.optionalWith(TmuxFileSettings, { default: () => ({ sockets: [] }) })
+  tmux: Schema.optionalWith(TmuxFileSettings, { default: () => ({ sockets: [], hosts: [] }) })
 })
 export type TermPilotConfig = typeof ConfigFileSchema.Type
 

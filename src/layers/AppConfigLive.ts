@@ -2,7 +2,8 @@
  * AppConfigLive — the only reader of the environment (HOME, IT2_SUITE, ITERM2_COOKIE/ITERM2_KEY
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
  * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR,
- * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS, TERMPILOT_APPROVAL) and of the
+ * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS, TERMPILOT_TMUX_HOSTS, TERMPILOT_SSH,
+ * TERMPILOT_SSH_CONFIG, TERMPILOT_APPROVAL) and of the
  * optional JSON config file.
  */
 import { homedir } from "node:os"
@@ -15,6 +16,7 @@ import {
   resolveAuditPath,
   resolveConfigPaths
 } from "../domain/ConfigFile.js"
+import { parseTmuxHosts, parseTmuxHostsEnv } from "../domain/tmux/TmuxHost.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { loadConfigFile } from "./ConfigFileLive.js"
 import { iterm2SocketPath } from "./iterm2/SocketPath.js"
@@ -74,6 +76,15 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         TMUX_TMPDIR: Option.getOrUndefined(yield* nonBlank("TMUX_TMPDIR")),
         TERMPILOT_TMUX_SOCKETS: Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_SOCKETS"))
       }
+      const hostsEnv = parseTmuxHostsEnv(Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_HOSTS")))
+      if (Either.isLeft(hostsEnv)) {
+        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_TMUX_HOSTS"], hostsEnv.left))
+      }
+      const hostsFile = parseTmuxHosts(loaded.config.tmux.hosts, "tmux.hosts")
+      // The file's entries were validated when it was decoded; this only keeps the types honest.
+      const hosts = [...hostsEnv.right, ...(Either.isRight(hostsFile) ? hostsFile.right : [])].filter(
+        (host, i, all) => all.findIndex((h) => h.spec === host.spec) === i
+      )
       const uid = typeof process.getuid === "function" ? process.getuid() : 0
       const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
       const deadlineEnv = yield* Config.option(
@@ -106,7 +117,10 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           sockets: tmuxSockets(tmuxEnv, uid, loaded.config.tmux.sockets),
           tmuxPath: Option.getOrElse(yield* nonBlank("TERMPILOT_TMUX"), () => "tmux"),
           ownPane: ownTmuxPane(tmuxEnv),
-          commandTimeoutMs: yield* positiveMs("TERMPILOT_TMUX_TIMEOUT_MS", 5_000)
+          commandTimeoutMs: yield* positiveMs("TERMPILOT_TMUX_TIMEOUT_MS", 5_000),
+          hosts,
+          sshPath: Option.getOrElse(yield* nonBlank("TERMPILOT_SSH"), () => "ssh"),
+          sshConfig: Option.getOrNull(yield* nonBlank("TERMPILOT_SSH_CONFIG"))
         },
         backends: chooseBackends(loaded.config.backends, backendsEnv.right),
         settings: { ...loaded.config, readOnly, toolDeadlineMs, approval },

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs"
 import { Context, Effect, Layer } from "effect"
+import { hasTmuxPrefix } from "../domain/tmux/TmuxId.js"
 import { AppConfig } from "../services/AppConfig.js"
 import type { CommandRunner } from "../services/CommandRunner.js"
 import { fail } from "../services/Errors.js"
@@ -19,7 +20,7 @@ import { CommandRunnerLive } from "./runner/CommandRunnerLive.js"
 import { withSessionPolicy } from "./SessionPolicyLive.js"
 import { makeTmuxBackend } from "./tmux/TmuxBackend.js"
 
-/** Session ids of the tmux backend start with this; every other id is iTerm2's. */
+/** Session ids of the tmux backend start with this (`tmux@` for other hosts'); every other id is iTerm2's. */
 export const TMUX_ID_PREFIX = "tmux:"
 
 const Iterm2Services = Layer.merge(Iterm2TerminalLive, Iterm2PromptTrackerLive)
@@ -30,7 +31,7 @@ const iterm2Part = Effect.gen(function* () {
   const services = yield* Layer.build(Iterm2Services)
   const part: BackendPart = {
     name: "iterm2",
-    owns: (sessionId) => !sessionId.startsWith(TMUX_ID_PREFIX),
+    owns: (sessionId) => !hasTmuxPrefix(sessionId),
     present:
       backends.mode === "auto" ? Effect.sync(() => existsSync(iterm2.socketPath)) : Effect.succeed(true),
     absence: fail(
@@ -43,7 +44,7 @@ const iterm2Part = Effect.gen(function* () {
   return part
 })
 
-/** tmux as one routed part; in auto mode it is there when some configured socket exists. */
+/** tmux as one routed part; in auto mode it is there when some configured socket exists or a host is configured. */
 const tmuxPart = Effect.gen(function* () {
   const { tmux, backends } = yield* AppConfig
   const backend = yield* makeTmuxBackend(tmux)
@@ -51,10 +52,12 @@ const tmuxPart = Effect.gen(function* () {
     tmux.sockets.length === 0 ? "no socket is configured" : `looked at ${tmux.sockets.join(", ")}`
   const part: BackendPart = {
     name: "tmux",
-    owns: (sessionId) => sessionId.startsWith(TMUX_ID_PREFIX),
+    owns: hasTmuxPrefix,
     present:
       backends.mode === "auto"
-        ? Effect.sync(() => tmux.sockets.some((socket) => existsSync(socket)))
+        ? Effect.sync(
+            () => (tmux.hosts ?? []).length > 0 || tmux.sockets.some((socket) => existsSync(socket))
+          )
         : Effect.succeed(true),
     absence: fail("tmux_unavailable", `No tmux server is running (${looked}).`),
     terminal: backend.terminal,

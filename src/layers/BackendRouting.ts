@@ -7,7 +7,13 @@
 import { Effect } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../services/Errors.js"
 import type { PromptTracker } from "../services/PromptTracker.js"
-import type { SessionInfo, Terminal } from "../services/Terminal.js"
+import {
+  listingOf,
+  type SessionInfo,
+  type SessionListing,
+  type Terminal,
+  type UnavailableSource
+} from "../services/Terminal.js"
 
 type TerminalShape = Terminal["Type"]
 type TrackerShape = PromptTracker["Type"]
@@ -45,24 +51,36 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     return part === undefined ? Effect.fail(sessionNotFound(sessionId)) : Effect.succeed(part.terminal)
   }
 
-  const listSessions = Effect.gen(function* () {
+  const listing = Effect.gen(function* () {
     const here = yield* presentParts(parts)
     if (here.length === 0) return yield* nothingThere(parts)
-    const lists = yield* Effect.forEach(here, (part) => Effect.either(part.terminal.listSessions), {
+    const lists = yield* Effect.forEach(here, (part) => Effect.either(listingOf(part.terminal)), {
       concurrency: "unbounded"
     })
     const sessions: Array<SessionInfo> = []
+    const unavailable: Array<UnavailableSource> = []
     const errors: Array<TermPilotError> = []
-    for (const list of lists) {
-      if (list._tag === "Right") sessions.push(...list.right)
-      else errors.push(list.left)
-    }
+    lists.forEach((list, i) => {
+      if (list._tag === "Right") {
+        sessions.push(...list.right.sessions)
+        unavailable.push(...list.right.unavailable)
+      } else {
+        errors.push(list.left)
+        unavailable.push({
+          backend: here[i]!.name,
+          host: null,
+          error_code: list.left.code,
+          message: list.left.message
+        })
+      }
+    })
     // One backend failing hides nothing of the others; only when every backend failed is it an error.
     if (errors.length === lists.length && errors[0] !== undefined) return yield* errors[0]
     for (const error of errors)
       yield* Effect.logWarning(`a terminal backend failed to list: ${error.message}`)
-    return sessions
+    return { sessions, unavailable } satisfies SessionListing
   })
+  const listSessions = Effect.map(listing, (l) => l.sessions)
 
   /** The first backend (in order) that has a current session. */
   const currentSession = Effect.gen(function* () {
@@ -79,6 +97,7 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
 
   return {
     listSessions,
+    listing,
     currentSession,
     getSession: (id) => Effect.flatMap(ownerOf(id), (t) => t.getSession(id)),
     sessionLabels: (id) => Effect.flatMap(ownerOf(id), (t) => t.sessionLabels(id)),

@@ -48,6 +48,14 @@ export const withSessionPolicy = (
     })
   return {
     listSessions: Effect.map(terminal.listSessions, (all) => all.filter((s) => rules.isVisible(subject(s)))),
+    ...(terminal.listing === undefined
+      ? {}
+      : {
+          listing: Effect.map(terminal.listing, (l) => ({
+            ...l,
+            sessions: l.sessions.filter((s) => rules.isVisible(subject(s)))
+          }))
+        }),
     currentSession: Effect.flatMap(terminal.currentSession, (s) =>
       rules.isVisible(subject(s))
         ? Effect.succeed(s)

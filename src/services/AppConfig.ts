@@ -1,9 +1,11 @@
 /**
  * AppConfig — the only reader of the environment and the config file. Secrets are `Redacted`.
  */
+
 import { Context, type Option, type Redacted } from "effect"
 import type { BackendChoice } from "../domain/BackendSelection.js"
 import type { TermPilotConfig } from "../domain/ConfigFile.js"
+import type { TmuxHost } from "../domain/tmux/TmuxHost.js"
 
 export interface Iterm2Settings {
   /** Absolute path of iTerm2's API socket (honours IT2_SUITE). */
@@ -30,6 +32,12 @@ export interface TmuxSettings {
   readonly ownPane: { readonly socket: string; readonly pane: string } | null
   /** Timeout of one tmux command or subprocess, in milliseconds. */
   readonly commandTimeoutMs: number
+  /** Hosts whose default tmux server is reached over ssh (config `tmux.hosts`, TERMPILOT_TMUX_HOSTS); none when absent. */
+  readonly hosts?: ReadonlyArray<TmuxHost>
+  /** The ssh client (TERMPILOT_SSH, else `ssh` on PATH). */
+  readonly sshPath?: string
+  /** An ssh_config file passed as `ssh -F` (TERMPILOT_SSH_CONFIG); null: ssh's own defaults. */
+  readonly sshConfig?: string | null
 }
 
 export class AppConfig extends Context.Tag("termpilot/AppConfig")<

@@ -3,7 +3,7 @@
  * of how the backend speaks. Every method targets one exact session id; nothing here resolves a
  * label, a title or "current" into a write target.
  */
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import type { TermPilotError } from "./Errors.js"
 
 export const Readiness = Schema.Literal(
@@ -106,6 +106,24 @@ export interface Submission {
   readonly after?: number
 }
 
+/**
+ * A source of sessions that did not answer a listing: a whole backend (`host` null), or one host
+ * whose tmux TermPilot reaches over ssh. The sessions of the sources that answered are listed.
+ */
+export const UnavailableSource = Schema.Struct({
+  backend: Schema.Literal("iterm2", "tmux"),
+  host: Schema.NullOr(Schema.String),
+  error_code: Schema.String,
+  message: Schema.String
+})
+export type UnavailableSource = typeof UnavailableSource.Type
+
+/** A listing: the sessions of every source that answered, and the sources that did not. */
+export interface SessionListing {
+  readonly sessions: ReadonlyArray<SessionInfo>
+  readonly unavailable: ReadonlyArray<UnavailableSource>
+}
+
 /** A session's labels as `sessionLabels` gives them: its window, tab and session titles, those it has. */
 export const labelsOfSession = (s: SessionInfo): ReadonlyArray<string> =>
   [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)
@@ -115,6 +133,11 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
   {
     /** Every session of every window, tab, split pane (and buried sessions). */
     readonly listSessions: Effect.Effect<ReadonlyArray<SessionInfo>, TermPilotError>
+    /**
+     * The same listing with the sources that did not answer named (a tmux host over ssh that is
+     * unreachable, a backend that failed); absent: a backend whose listing names none.
+     */
+    readonly listing?: Effect.Effect<SessionListing, TermPilotError>
     /** The focused session; fails with `no_current_session` when there is none. */
     readonly currentSession: Effect.Effect<SessionInfo, TermPilotError>
     /** One session by exact id; `session_not_found` otherwise. */
@@ -190,3 +213,7 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
     readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, TermPilotError>
   }
 >() {}
+
+/** A backend's listing, naming the sources that did not answer when it can. */
+export const listingOf = (terminal: Terminal["Type"]): Effect.Effect<SessionListing, TermPilotError> =>
+  terminal.listing ?? Effect.map(terminal.listSessions, (sessions) => ({ sessions, unavailable: [] }))

@@ -48,7 +48,10 @@ describe("AppConfigLive", () => {
       sockets: ["/tmp/inside.sock", `/run/tp/tmux-${uid}/default`, "/srv/a.sock", "/home/ada/extra.sock"],
       tmuxPath: "/opt/bin/tmux",
       ownPane: { socket: "/tmp/inside.sock", pane: "%5" },
-      commandTimeoutMs: 5000
+      commandTimeoutMs: 5000,
+      hosts: [],
+      sshPath: "ssh",
+      sshConfig: null
     })
     expect(config.right.backends).toEqual({ mode: "explicit", enabled: ["tmux", "iterm2"] })
     const env = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_BACKENDS: "auto" })
@@ -183,5 +186,38 @@ describe("AppConfigLive", () => {
     const bad = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ toolDeadlineMs: 50 }) })
     expect(Either.isLeft(bad)).toBe(true)
     if (Either.isLeft(bad)) expect(String(bad.left.message)).toContain("toolDeadlineMs")
+  })
+
+  it("tmux hosts: TERMPILOT_TMUX_HOSTS then the file's tmux.hosts, strict; ssh and its config from the env", async () => {
+    const xdg = configHome({ tmux: { hosts: ["build-box", "ops@db-2:2200"] } })
+    const config = await load({
+      HOME: "/h",
+      XDG_CONFIG_HOME: xdg,
+      TERMPILOT_TMUX_HOSTS: "deploy@db-1:2222, build-box",
+      TERMPILOT_SSH: "/opt/bin/ssh",
+      TERMPILOT_SSH_CONFIG: "/h/.ssh/termpilot_config"
+    })
+    if (Either.isLeft(config)) throw new Error(String(config.left))
+    expect(config.right.tmux.hosts?.map((h) => h.spec)).toEqual([
+      "deploy@db-1:2222",
+      "build-box",
+      "ops@db-2:2200"
+    ])
+    expect(config.right.tmux.hosts?.[0]).toEqual({
+      user: "deploy",
+      host: "db-1",
+      port: 2222,
+      spec: "deploy@db-1:2222"
+    })
+    expect(config.right.tmux.sshPath).toBe("/opt/bin/ssh")
+    expect(config.right.tmux.sshConfig).toBe("/h/.ssh/termpilot_config")
+    for (const value of ["-oProxyCommand=x", "a b", "h:99999", "build-box,,x", "ssh://h"]) {
+      const bad = await load({ HOME: "/nonexistent-home", TERMPILOT_TMUX_HOSTS: value })
+      expect(Either.isLeft(bad), value).toBe(true)
+      if (Either.isLeft(bad)) expect(String(bad.left), value).toContain("TERMPILOT_TMUX_HOSTS")
+    }
+    const badFile = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ tmux: { hosts: ["-oX=y"] } }) })
+    expect(Either.isLeft(badFile)).toBe(true)
+    if (Either.isLeft(badFile)) expect(String(badFile.left.message)).toContain("tmux.hosts")
   })
 })

@@ -168,6 +168,7 @@ describe("tmux inventory", () => {
     expect(status.servers).toEqual([
       {
         socket: one.socket,
+        host: null,
         running: true,
         pid: Number(pid),
         startTime: Number(start),

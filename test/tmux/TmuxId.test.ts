@@ -2,9 +2,13 @@
  * The tmux id form (strict: nothing tmux itself resolves as a target is an id) and the send
  * encoding (hex bytes, so no text can be read as a separator, flag, key name or format).
  */
+
+import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { BYTES_PER_LINE, hexBytes, submitLines } from "../../src/domain/tmux/SendEncoding.js"
+import { parseTmuxHost, parseTmuxHostsEnv } from "../../src/domain/tmux/TmuxHost.js"
 import { formatPaneId, parsePaneId } from "../../src/domain/tmux/TmuxId.js"
+import { shellQuote, sshTransport } from "../../src/layers/tmux/TmuxTransport.js"
 
 describe("TmuxId", () => {
   it("formats and parses the documented form, a socket path with ':' included", () => {
@@ -46,6 +50,113 @@ describe("TmuxId", () => {
     ]) {
       expect(parsePaneId(bad), bad).toBeNull()
     }
+  })
+})
+
+describe("TmuxId of a tmux server on another host", () => {
+  it("names the host: formats and parses [user@]host[:port] with the remote socket or default", () => {
+    const id = { host: "deploy@db-1:2222", socket: "default", pid: 7, startTime: 1764576000, pane: 3 }
+    expect(formatPaneId(id)).toBe("tmux@deploy@db-1:2222:default:7.1764576000:%3")
+    expect(parsePaneId("tmux@deploy@db-1:2222:default:7.1764576000:%3")).toEqual(id)
+    expect(parsePaneId("tmux@build-box:default:1.2:%0")).toEqual({
+      host: "build-box",
+      socket: "default",
+      pid: 1,
+      startTime: 2,
+      pane: 0
+    })
+    expect(parsePaneId("tmux@h:22:/tmp/a:b:1.2:%5")).toEqual({
+      host: "h:22",
+      socket: "/tmp/a:b",
+      pid: 1,
+      startTime: 2,
+      pane: 5
+    })
+    // Never the same id as a local pane's.
+    expect(formatPaneId({ ...id, host: "h" })).not.toBe(
+      formatPaneId({ socket: "default", pid: 7, startTime: 1764576000, pane: 3 })
+    )
+  })
+
+  it("refuses every other remote form", () => {
+    for (const bad of [
+      "tmux@:default:1.2:%3",
+      "tmux@-oProxyCommand=x:default:1.2:%3",
+      "tmux@h:default:1.2:3",
+      "tmux@h:relative:1.2:%3",
+      "tmux@h:0:default:1.2:%3",
+      "tmux@h:65536:default:1.2:%3",
+      "tmux@h:022:default:1.2:%3",
+      "tmux@a@b@h:default:1.2:%3",
+      "tmux@h h:default:1.2:%3",
+      "tmux@[::1]:default:1.2:%3",
+      "tmux@h:default:01.2:%3",
+      "tmux@h:default:1.2:%03",
+      "tmux@h:default:1.2:%3\n",
+      "TMUX@h:default:1.2:%3"
+    ]) {
+      expect(parsePaneId(bad), bad).toBeNull()
+    }
+  })
+})
+
+describe("TmuxHost", () => {
+  it("parses [user@]host[:port] strictly", () => {
+    expect(parseTmuxHost("build-box")).toEqual({
+      user: null,
+      host: "build-box",
+      port: null,
+      spec: "build-box"
+    })
+    expect(parseTmuxHost("deploy@db-1:2222")).toEqual({
+      user: "deploy",
+      host: "db-1",
+      port: 2222,
+      spec: "deploy@db-1:2222"
+    })
+    for (const bad of [
+      "",
+      "-oProxyCommand=x",
+      "a b",
+      "h:0",
+      "h:65536",
+      "h:022",
+      "ssh://h",
+      "u@",
+      "@h",
+      "[::1]",
+      "h;x"
+    ])
+      expect(parseTmuxHost(bad), bad).toBeNull()
+  })
+
+  it("TERMPILOT_TMUX_HOSTS: comma-separated, every entry a host, repeats once", () => {
+    expect(
+      Either.getOrThrow(parseTmuxHostsEnv("build-box, deploy@db-1:2222,build-box")).map((h) => h.spec)
+    ).toEqual(["build-box", "deploy@db-1:2222"])
+    expect(Either.getOrThrow(parseTmuxHostsEnv(undefined))).toEqual([])
+    expect(Either.isLeft(parseTmuxHostsEnv("build-box,,x"))).toBe(true)
+    expect(Either.isLeft(parseTmuxHostsEnv("-oProxyCommand=touch /tmp/x"))).toBe(true)
+  })
+
+  it("runs tmux over ssh in batch mode, the remote command one quoted line", () => {
+    const host = parseTmuxHost("deploy@db-1:2222")!
+    const transport = sshTransport(host, { sshPath: "ssh", sshConfig: "/cfg", connectTimeoutMs: 5_000 })
+    const { file, args } = transport.command([
+      "-N",
+      "list-sessions",
+      "-F",
+      "#{session_activity} #{session_id}",
+      "-t",
+      "$3"
+    ])
+    expect(file).toBe("ssh")
+    expect(args.slice(0, 3)).toEqual(["-T", "-o", "BatchMode=yes"])
+    expect(args).toContain("ConnectTimeout=5")
+    expect(args.slice(-8, -2)).toEqual(["-F", "/cfg", "-p", "2222", "-l", "deploy"])
+    expect(args.at(-2)).toBe("db-1")
+    expect(args.at(-1)).toBe("tmux '-N' list-sessions '-F' '#{session_activity} #{session_id}' '-t' '$3'")
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`)
   })
 })
 

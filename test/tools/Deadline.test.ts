@@ -20,7 +20,7 @@ import { SESSION_ID } from "../support/RecordingBackend.js"
 const DEADLINE_MS = 3_000
 
 const hanging = Layer.mergeAll(
-  Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never }),
+  Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never, listing: Effect.never }),
   Layer.mock(PromptTracker, { watch: () => Effect.never }),
   Layer.mock(CommandRunner, {
     result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))

@@ -159,7 +159,7 @@ describe("successful calls", () => {
     const { client } = await open()
     const result = await client.callTool({ name: "list_sessions", arguments: {} })
     expect(result.isError).toBe(false)
-    expect(structured(result)).toEqual({ sessions: [sampleSession] })
+    expect(structured(result)).toEqual({ sessions: [sampleSession], unavailable: [] })
     const [summary, json] = texts(result)
     expect(summary).toBe("Found 1 terminal session(s).")
     expect(JSON.parse(json ?? "")).toEqual(structured(result))

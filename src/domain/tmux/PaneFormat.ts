@@ -26,17 +26,17 @@ export const PANE_FIELDS = [
   "@termpilot_claim",
   "@termpilot_tag",
   "pane_pid",
+  "pane_current_command",
   "session_name",
   "window_name",
   "pane_title",
   "pane_tty",
-  "pane_current_command",
   "pane_current_path",
   "pane_path"
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 20)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 21)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>
@@ -95,6 +95,12 @@ export interface PaneFlags {
   readonly panePid: number | null
   /** The claim a TermPilot process wrote before typing there (`@termpilot_claim`), null when none. */
   readonly claim: string | null
+  /**
+   * The program of the foreground process group of the pane's terminal as tmux names it
+   * (`pane_current_command`, read by the tmux server itself: the only such fact for a pane on
+   * another host); null or absent when tmux gave none.
+   */
+  readonly currentCommand?: string | null
 }
 
 export const flagsOf = (row: FlagRow): PaneFlags => ({
@@ -105,7 +111,8 @@ export const flagsOf = (row: FlagRow): PaneFlags => ({
   synchronized: row.pane_synchronized === "1",
   tokens: tokensOf(row["@termpilot_tokens"]),
   panePid: /^[1-9]\d{0,9}$/.test(row.pane_pid) ? Number(row.pane_pid) : null,
-  claim: row["@termpilot_claim"] === "" ? null : row["@termpilot_claim"]
+  claim: row["@termpilot_claim"] === "" ? null : row["@termpilot_claim"],
+  currentCommand: row.pane_current_command === "" ? null : row.pane_current_command
 })
 
 /** Why tmux's own state makes a pane `interactive`, or null when nothing does. */

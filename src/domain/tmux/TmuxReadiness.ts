@@ -28,6 +28,11 @@ export interface Evidence {
    * began watching it, and none of it carried a counted mark.
    */
   readonly unmarkedLine?: boolean
+  /**
+   * At a prompt: why what would prove it cannot be checked (a pane on another host, where this
+   * machine's /proc shows nothing); the prompt is then `unknown`, never `ready`.
+   */
+  readonly unverified?: string
 }
 
 export const NO_EVIDENCE: Evidence = { foreground: null, transport: null }
@@ -60,6 +65,7 @@ export const paneReadiness = (
   switch (stream.lastMark) {
     case "B":
       if (stream.echoedSinceB) return "input_pending"
+      if (evidence.unverified !== undefined) return "unknown"
       return evidence.foreground === false ? "busy" : "ready"
     case "A":
     case null:
@@ -78,6 +84,7 @@ export const refusalReason = (
   stream?: StreamFacts,
   evidence: Evidence = NO_EVIDENCE
 ): string => {
+  if (readiness === "unknown" && evidence.unverified !== undefined) return evidence.unverified
   if (readiness === "unknown" && stream !== undefined) {
     if (stream.doubt !== null) return `${stream.doubt}; it takes commands again at its shell's next prompt`
     if (stream.openString !== null)

@@ -1,5 +1,6 @@
 /**
- * ControlClient — one `tmux -N -S <socket> -C attach-session -t <session> -f ignore-size` process:
+ * ControlClient — one `tmux -N -S <socket> -C attach-session -t <session> -f ignore-size` process
+ * (or the same tmux command over ssh for another host's server: TmuxTransport.ts):
  * stdout read in bulk and framed (src/domain/tmux/ControlFraming.ts), one command per line with
  * replies matched in order (tmux answers a client's commands in order, one block per line),
  * pane output and notifications handed to hooks. It never resizes a window (`ignore-size`, no
@@ -9,6 +10,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { Effect } from "effect"
 import { ControlFramer, isNotificationLine } from "../../domain/tmux/ControlFraming.js"
 import { fail, type TermPilotError } from "../../services/Errors.js"
+import type { TmuxTransport } from "./TmuxTransport.js"
 
 export interface ControlReply {
   readonly ok: boolean
@@ -23,8 +25,8 @@ export interface ControlHooks {
 }
 
 export interface ControlTarget {
-  readonly tmuxPath: string
-  readonly socket: string
+  /** The subprocess that carries tmux (local `tmux -S`, or `ssh … tmux`). */
+  readonly transport: TmuxTransport
   /** Session to attach to (`$N`); null lets tmux pick one (used to discover a server). */
   readonly session: string | null
   readonly timeoutMs: number
@@ -66,9 +68,10 @@ export class ControlClient {
     this.attached = onAttached
     this.session = target.session
     // -N: never start a server (attach-session would start one, with TermPilot's environment).
-    const args = ["-N", "-S", target.socket, "-C", "attach-session", "-f", "ignore-size"]
+    const args = ["-N", "-C", "attach-session", "-f", "ignore-size"]
     if (target.session !== null) args.push("-t", target.session)
-    this.child = spawn(target.tmuxPath, args, { stdio: ["pipe", "pipe", "pipe"], env: childEnv() })
+    const { file, args: argv } = target.transport.command(args)
+    this.child = spawn(file, [...argv], { stdio: ["pipe", "pipe", "pipe"], env: childEnv() })
     this.exited = new Promise((resolve) => this.child.once("close", () => resolve()))
     this.child.stdout.on("data", (chunk: Buffer) => this.data(chunk))
     this.child.stderr.on("data", (chunk: Buffer) => {
@@ -115,7 +118,10 @@ export class ControlClient {
         () =>
           finish(
             Effect.fail(
-              fail("tmux_unavailable", `The tmux server at ${this.target.socket} did not answer in time.`)
+              fail(
+                "tmux_unavailable",
+                `The tmux server at ${this.target.transport.where} did not answer in time.`
+              )
             )
           ),
         this.target.timeoutMs
@@ -125,7 +131,9 @@ export class ControlClient {
           (error, reply) => {
             if (error !== null || reply === null) {
               finish(
-                Effect.fail(fail("tmux_unavailable", `tmux at ${this.target.socket}: ${error ?? "no reply"}`))
+                Effect.fail(
+                  fail("tmux_unavailable", `tmux at ${this.target.transport.where}: ${error ?? "no reply"}`)
+                )
               )
               return
             }
@@ -228,7 +236,10 @@ export const openControlClient = (
       void client?.close()
       resume(
         Effect.fail(
-          fail("tmux_unavailable", `tmux at ${target.socket} did not accept a control client in time.`)
+          fail(
+            "tmux_unavailable",
+            `tmux at ${target.transport.where} did not accept a control client in time.`
+          )
         )
       )
     }, target.timeoutMs)
@@ -237,7 +248,7 @@ export const openControlClient = (
       if (error === null) resume(Effect.succeed(client!))
       else {
         void client?.close()
-        resume(Effect.fail(fail("tmux_unavailable", `tmux at ${target.socket}: ${error}`)))
+        resume(Effect.fail(fail("tmux_unavailable", `tmux at ${target.transport.where}: ${error}`)))
       }
     })
   })

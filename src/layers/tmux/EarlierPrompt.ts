@@ -7,7 +7,9 @@
  * shows exactly that prompt at the cursor with nothing after it, read over the client that
  * streams the pane while the pane wrote nothing. Then the stream takes that prompt as seen (with
  * the text typed after it, when the row shows more than the prompt: never ready). Anything short
- * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once").
+ * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once"). A pane
+ * of a tmux server on another host is never proved this way (its shell's /proc and record file are
+ * that host's): it is `unknown` until its shell draws a prompt TermPilot watches.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs"
 import { join } from "node:path"
@@ -120,6 +122,7 @@ export const proveEarlierPrompt = (
   Effect.gen(function* () {
     const entry = server.panes.entry(pane)
     server.panes.announce(entry, tokensOf(row["@termpilot_tokens"]))
+    if (server.remote) return
     const flags = flagsOf(row)
     const now = Date.now()
     if (!entry.stream.untouched || entry.inFlight || now - entry.triedEarlier < RETRY_MS) return

@@ -28,7 +28,10 @@ export const refuseOwnPane = (
   sessionId: string,
   what: string
 ): Effect.Effect<void, TermPilotError> =>
-  own !== null && resolvePath(own.socket) === resolved.id.socket && own.pane === `%${resolved.pane}`
+  own !== null &&
+  resolved.id.host === undefined &&
+  resolvePath(own.socket) === resolved.id.socket &&
+  own.pane === `%${resolved.pane}`
     ? Effect.fail(
         fail(
           "not_permitted",

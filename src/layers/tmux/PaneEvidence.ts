@@ -69,3 +69,57 @@ export const evidenceOf = (
   }
   return NO_EVIDENCE
 }
+
+/** The shells TermPilot's snippet runs in, as tmux names a foreground program. */
+const SNIPPET_SHELLS: ReadonlySet<string> = new Set(["bash", "zsh", "fish"])
+
+/** tmux's `pane_current_command` as a program name (a login shell's `-bash` is `bash`); null when none. */
+const programOf = (command: string | null | undefined): string | null => {
+  if (command === null || command === undefined) return null
+  const name = command.replace(/^-/, "").split("/").pop() ?? ""
+  return name === "" ? null : name
+}
+
+/**
+ * For a pane of a tmux server on another host: only what that tmux itself reports, its
+ * `pane_current_command` (the program of the foreground process group of the pane's terminal);
+ * nothing from this machine's /proc, where that host's pids name other processes or none. At a
+ * verified prompt: a snippet shell in the foreground is what holds the terminal, any other program
+ * means busy; a prompt of a nested shell (its carrier cannot be checked from here), or a pane for
+ * which tmux names no program, stays `unknown`. Before any mark: a program other than a shell
+ * holds the terminal (busy, or a transport that may carry a shell); a shell there proves nothing.
+ */
+export const remoteEvidenceOf = (facts: StreamFacts, flags: PaneFlags, lineSeen = false): Evidence => {
+  const program = programOf(flags.currentCommand)
+  if (facts.lastMark === null && facts.doubt === null) {
+    if (program === null || SNIPPET_SHELLS.has(program) || SCRIPT_SHELL_NAMES.has(program))
+      return { foreground: null, transport: null }
+    return TRANSPORTS.has(program)
+      ? { foreground: false, transport: program, transportArgs: null, unmarkedLine: lineSeen }
+      : { foreground: false, transport: null }
+  }
+  if (facts.lastMark === "B" && facts.doubt === null) {
+    if (facts.nestedUnder !== null)
+      return {
+        ...NO_EVIDENCE,
+        unverified:
+          "its prompt is a nested shell's on a tmux server on another host, and which program carries that shell cannot be checked from here, so the prompt is not verified"
+      }
+    if (program === null)
+      return {
+        ...NO_EVIDENCE,
+        unverified:
+          "it is on a tmux server on another host that names no foreground program for it, so what holds its terminal cannot be verified"
+      }
+    return { ...NO_EVIDENCE, foreground: SNIPPET_SHELLS.has(program) }
+  }
+  if (facts.lastMark === "C" && facts.nestedUnder === null && program !== null) {
+    return TRANSPORTS.has(program) && !SCRIPT_SHELL_NAMES.has(program)
+      ? { ...NO_EVIDENCE, transport: program, transportArgs: null }
+      : NO_EVIDENCE
+  }
+  return NO_EVIDENCE
+}
+
+/** Shells (which, as a foreground program, may run a script or a prompt: not told apart from here). */
+const SCRIPT_SHELL_NAMES: ReadonlySet<string> = new Set(["bash", "zsh", "sh", "dash", "ksh", "fish"])

@@ -13,7 +13,7 @@ import type { PromptEvent } from "../../services/PromptTracker.js"
 import type { Readiness } from "../../services/Terminal.js"
 import type { ControlClient } from "./ControlClient.js"
 import { PaneClaimState, releasePane } from "./PaneClaim.js"
-import { evidenceOf } from "./PaneEvidence.js"
+import { evidenceOf, remoteEvidenceOf } from "./PaneEvidence.js"
 
 /** One pane as this server life tracks it. */
 export interface PaneEntry {
@@ -37,6 +37,8 @@ export interface PaneEntry {
    * started before watching (Enter pressed there) wrote a line without a mark (PaneEvidence.ts).
    */
   lineSeen: boolean
+  /** The pane is on a tmux server on another host (PaneEvidence.remoteEvidenceOf: no /proc). */
+  readonly remote: boolean
 }
 
 /**
@@ -54,12 +56,19 @@ export const entryReadiness = (entry: PaneEntry, flags: PaneFlags): Readiness =>
 
 /** What /proc says about the pane, beside its marks (PaneEvidence.ts). */
 export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
-  entry.inFlight ? NO_EVIDENCE : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid, entry.lineSeen)
+  entry.inFlight
+    ? NO_EVIDENCE
+    : entry.remote
+      ? remoteEvidenceOf(entry.stream.facts, flags, entry.lineSeen)
+      : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid, entry.lineSeen)
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
 export class PaneTable {
   private readonly entries = new Map<number, PaneEntry>()
+
+  /** `remote`: the panes of a tmux server on another host. */
+  constructor(readonly remote = false) {}
 
   get(pane: number): PaneEntry | undefined {
     return this.entries.get(pane)
@@ -88,7 +97,8 @@ export class PaneTable {
         ended: false,
         fetchingTokens: false,
         triedEarlier: 0,
-        lineSeen: false
+        lineSeen: false,
+        remote: this.remote
       }
       this.entries.set(pane, entry)
     }

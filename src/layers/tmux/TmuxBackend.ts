@@ -17,7 +17,10 @@ export type { TmuxSettings }
 
 /** One configured socket as seen now. */
 export interface TmuxServerStatus {
+  /** The socket path (`default`: a host's default server). */
   readonly socket: string
+  /** The host reached over ssh (`[user@]host[:port]`); null for a local socket. */
+  readonly host: string | null
   readonly running: boolean
   /** `#{pid}.#{start_time}` of the server answering there. */
   readonly pid: number | null
@@ -43,15 +46,18 @@ export const makeTmuxBackend = (settings: TmuxSettings): Effect.Effect<TmuxBacke
   Effect.gen(function* () {
     const registry = new TmuxRegistry(settings.sockets, {
       tmuxPath: settings.tmuxPath,
-      commandTimeoutMs: settings.commandTimeoutMs
+      commandTimeoutMs: settings.commandTimeoutMs,
+      hosts: settings.hosts ?? [],
+      ssh: { sshPath: settings.sshPath ?? "ssh", sshConfig: settings.sshConfig ?? null }
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => registry.close()))
     const status = Effect.forEach(
-      registry.sockets,
+      [...registry.sockets, ...registry.hosts.map((h) => `ssh:${h.spec}`)],
       (socket) =>
         Effect.match(registry.server(socket), {
           onFailure: (e): TmuxServerStatus => ({
-            socket,
+            socket: socket.startsWith("ssh:") ? "default" : socket,
+            host: socket.startsWith("ssh:") ? socket.slice(4) : null,
             running: false,
             pid: null,
             startTime: null,
@@ -60,7 +66,8 @@ export const makeTmuxBackend = (settings: TmuxSettings): Effect.Effect<TmuxBacke
             error: e.message
           }),
           onSuccess: (s): TmuxServerStatus => ({
-            socket,
+            socket: socket.startsWith("ssh:") ? "default" : socket,
+            host: s.transport.host?.spec ?? null,
             running: true,
             pid: s.identity.pid,
             startTime: s.identity.startTime,

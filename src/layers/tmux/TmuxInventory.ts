@@ -121,11 +121,16 @@ export const toSessionInfo = (
     window_title: text(row.session_name),
     tab_title: text(row.window_name),
     session_title: text(row.pane_title),
-    hostname: hostname ?? entry.stream.remoteHost?.host ?? null,
+    // A pane of another host's tmux: that host, as configured, until its shell reports its own name.
+    hostname: hostname ?? entry.stream.remoteHost?.host ?? server.transport.host?.host ?? null,
     // The last prompt's RemoteHost, else (a local shell, no prompt seen since watching) its owner.
-    username: entry.stream.remoteHost?.user || localShellUser(facts.shellPid),
+    username:
+      entry.stream.remoteHost?.user ||
+      (server.remote ? server.transport.host?.user : localShellUser(facts.shellPid)) ||
+      null,
     cwd,
-    via: viaOf(entry.stream.rootPid, facts.shellPid, facts.nestedUnder, flags.panePid),
+    // Read from /proc: for another host's panes, not from here.
+    via: server.remote ? null : viaOf(entry.stream.rootPid, facts.shellPid, facts.nestedUnder, flags.panePid),
     tty: text(row.pane_tty),
     job_name: text(row.pane_current_command),
     profile_name: null,

@@ -4,7 +4,7 @@
  * (PaneTable.ts). Pane death is noticed from notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
  * says nothing at all). When its last client goes, the server is gone: watchers get `Lost`.
  */
-import { execFile } from "node:child_process"
+import { type ExecFileException, execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Deferred, Effect, FiberId, type Queue } from "effect"
 import {
@@ -27,6 +27,7 @@ import {
 } from "./ControlClient.js"
 import { releaseLine } from "./PaneClaim.js"
 import { PaneTable } from "./PaneTable.js"
+import { SSH_FAILED, type TmuxTransport } from "./TmuxTransport.js"
 
 /** How often panes are checked while something is watched (a dead pane says nothing). */
 export const WATCH_POLL_MS = 250
@@ -48,19 +49,31 @@ const STRUCTURAL = new Set([
 const SWEEP_LINE = `list-panes -a -F ${formatOf(["pane_id", "pane_dead", "session_id"])}`
 const IDENTITY_LINE = `display -p ${formatOf(["pid", "start_time", "version", "session_id"])}`
 
-/** Session ids of the server at `socket`, least recently active first (one `tmux -N` run). */
+/** The cause of the failure of a host reached over ssh whose tmux has no server: no sessions, no error to report. */
+export const NO_SERVER = { noServer: true } as const
+
+/** Whether `error` says only that a remote host's tmux has no server (the host contributes nothing). */
+export const isNoServer = (error: TermPilotError): boolean => error.cause === NO_SERVER
+
+/** Session ids of the server, least recently active first (one `tmux -N` run, over ssh for a host). */
 const sessionsByActivity = (
-  socket: string,
+  transport: TmuxTransport,
   settings: ServerSettings
 ): Effect.Effect<ReadonlyArray<string>, TermPilotError> =>
   Effect.async((resume) => {
-    execFile(
-      settings.tmuxPath,
-      ["-N", "-S", socket, "list-sessions", "-F", "#{session_activity} #{session_id}"],
-      { timeout: settings.commandTimeoutMs, env: childEnv(), encoding: "utf8" },
-      (error, stdout) => {
+    const { file, args } = transport.command([
+      "-N",
+      "list-sessions",
+      "-F",
+      "#{session_activity} #{session_id}"
+    ])
+    const child = execFile(
+      file,
+      [...args],
+      { timeout: settings.commandTimeoutMs, env: childEnv(), encoding: "utf8", maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout, stderr) => {
         if (error !== null) {
-          resume(Effect.fail(fail("tmux_unavailable", `No tmux server answers at ${socket}.`, error)))
+          resume(Effect.fail(listFailure(transport, error, stderr)))
           return
         }
         const rows = stdout
@@ -71,16 +84,36 @@ const sessionsByActivity = (
         resume(Effect.succeed(rows.map((r) => r[1])))
       }
     )
+    // Over ssh stdin is not needed; closing it keeps ssh from waiting on TermPilot's.
+    child.stdin?.end()
+    return Effect.sync(() => {
+      child.kill("SIGKILL")
+    })
   })
 
+/** Why listing a server's sessions failed: for a host, whether ssh could not connect or tmux has no server. */
+const listFailure = (transport: TmuxTransport, error: ExecFileException, stderr: string): TermPilotError => {
+  const detail = stderr.trim().split("\n").slice(-2).join(" ").slice(0, 400)
+  if (transport.host === null)
+    return fail("tmux_unavailable", `No tmux server answers at ${transport.where}.`, error)
+  if (error.killed === true || (error.signal !== null && error.signal !== undefined))
+    return fail("tmux_unavailable", `The host ${transport.host.spec} did not answer over ssh in time.`)
+  if (error.code === SSH_FAILED)
+    return fail("tmux_unavailable", `ssh to ${transport.host.spec} failed: ${detail || "exit 255"}.`)
+  if (error.code === 127)
+    return fail("tmux_unavailable", `The host ${transport.host.spec} has no tmux on its PATH (${detail}).`)
+  if (/no server running|error connecting|No such file or directory/.test(detail))
+    return fail("tmux_unavailable", `The host ${transport.host.spec} runs no tmux server.`, NO_SERVER)
+  return fail("tmux_unavailable", `tmux on ${transport.host.spec} failed: ${detail || `exit ${error.code}`}.`)
+}
+
 export interface ServerSettings {
-  readonly tmuxPath: string
   readonly commandTimeoutMs: number
 }
 
 export class TmuxServer {
   readonly clients = new Map<string, ControlClient>()
-  readonly panes = new PaneTable()
+  readonly panes: PaneTable
   private readonly attaching = new Map<string, Deferred.Deferred<ControlClient, TermPilotError>>()
   identity: ServerIdentity = { socket: "", pid: 0, startTime: 0 }
   version = ""
@@ -89,25 +122,44 @@ export class TmuxServer {
   private sweepAgain = false
   private poll: NodeJS.Timeout | null = null
 
+  /** Where the server is, for messages (TmuxTransport.where). */
+  readonly socket: string
+
   private constructor(
-    readonly socket: string,
+    readonly transport: TmuxTransport,
     private readonly settings: ServerSettings
-  ) {}
+  ) {
+    this.socket = transport.where
+    this.panes = new PaneTable(transport.host !== null)
+  }
+
+  /**
+   * Whether the server runs on another host: its processes are not this machine's, so nothing
+   * about them is read from /proc here (Foreground.ts, EarlierPrompt.ts).
+   */
+  get remote(): boolean {
+    return this.transport.host !== null
+  }
 
   /**
    * Attach to every session, least recently active first: attaching counts as activity, and a
    * person's plain `tmux attach` picks the most recently active session, so the order they left
    * is kept. Fails when no server answers.
    */
-  static open(socket: string, settings: ServerSettings): Effect.Effect<TmuxServer, TermPilotError> {
+  static open(transport: TmuxTransport, settings: ServerSettings): Effect.Effect<TmuxServer, TermPilotError> {
     return Effect.gen(function* () {
-      if (!existsSync(socket))
+      const socket = transport.where
+      if (transport.host === null && !existsSync(socket))
         return yield* fail("tmux_unavailable", `No tmux server is running at ${socket}.`)
-      const order = yield* sessionsByActivity(socket, settings)
+      const order = yield* sessionsByActivity(transport, settings)
       const first = order[0]
       if (first === undefined)
-        return yield* fail("tmux_unavailable", `The tmux server at ${socket} has no session.`)
-      const server = new TmuxServer(socket, settings)
+        return yield* fail(
+          "tmux_unavailable",
+          `The tmux server at ${socket} has no session.`,
+          transport.host === null ? undefined : NO_SERVER
+        )
+      const server = new TmuxServer(transport, settings)
       const client = yield* openControlClient(server.target(first), server.hooks)
       const reply = yield* client
         .command(IDENTITY_LINE)
@@ -117,7 +169,12 @@ export class TmuxServer {
         yield* Effect.promise(() => client.close())
         return yield* fail("tmux_unavailable", `The tmux server at ${socket} gave no identity.`)
       }
-      server.identity = { socket, pid: Number(row.pid), startTime: Number(row.start_time) }
+      server.identity = {
+        ...(transport.host === null ? {} : { host: transport.host.spec }),
+        socket: transport.socket ?? "default",
+        pid: Number(row.pid),
+        startTime: Number(row.start_time)
+      }
       server.version = row.version
       server.clients.set(first, client)
       for (const session of order.slice(1)) yield* Effect.ignore(server.ensureClient(session))
@@ -278,12 +335,7 @@ export class TmuxServer {
   }
 
   private target(session: string | null): ControlTarget {
-    return {
-      tmuxPath: this.settings.tmuxPath,
-      socket: this.socket,
-      session,
-      timeoutMs: this.settings.commandTimeoutMs
-    }
+    return { transport: this.transport, session, timeoutMs: this.settings.commandTimeoutMs }
   }
 
   private readonly hooks: ControlHooks = {

@@ -19,7 +19,9 @@ import type {
   ReadBounds,
   Readiness,
   SessionInfo,
-  Terminal
+  SessionListing,
+  Terminal,
+  UnavailableSource
 } from "../../services/Terminal.js"
 import { mayProveEarlier, proveEarlierPrompt, readPromptRecord } from "./EarlierPrompt.js"
 import { TerminalTable } from "./Foreground.js"
@@ -81,18 +83,23 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     return best
   }
 
-  const listSessions = Effect.gen(function* () {
-    const servers = yield* registry.live
+  const listing = Effect.gen(function* () {
+    const { servers, unavailable } = yield* registry.survey
     const listed = yield* Effect.forEach(
       servers,
       (server) =>
         listServer(server).pipe(
           Effect.map((l) => ({ server, ...l })),
-          Effect.option
+          Effect.either
         ),
       { concurrency: "unbounded" }
     )
-    const found = listed.flatMap((o) => (o._tag === "Some" ? [o.value] : []))
+    const found = listed.flatMap((o) => (o._tag === "Right" ? [o.right] : []))
+    // A host's server that answered the survey but not the listing (its link dropped, it hangs).
+    const failedHosts = listed.flatMap((o, i) => {
+      const host = servers[i]?.transport.host
+      return o._tag === "Left" && host != null ? [{ host: host.spec, error: o.left }] : []
+    })
     const current = focusOf(found)
     // Only panes whose stream has nothing of its own yet can have a prompt drawn before watching.
     const unproved = found.flatMap(({ server, rows }) =>
@@ -106,7 +113,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       ({ server, row }) => proveEarlierPrompt(server, Number(row.pane_id.slice(1)), row, terminals),
       { concurrency: "unbounded", discard: true }
     )
-    return found.flatMap(({ server, rows }) =>
+    const sessions = found.flatMap(({ server, rows }) =>
       rows.map((row) => {
         const pane = Number(row.pane_id.slice(1))
         noteTokens(server, pane, row)
@@ -114,7 +121,20 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         return toSessionInfo(server, row, pane, focused)
       })
     )
+    return {
+      sessions,
+      unavailable: [...unavailable, ...failedHosts].map(
+        (u): UnavailableSource => ({
+          backend: "tmux",
+          host: u.host,
+          error_code: u.error.code,
+          message: u.error.message
+        })
+      )
+    } satisfies SessionListing
   }).pipe(Effect.withSpan("TmuxTerminal.listSessions"))
+
+  const listSessions = Effect.map(listing, (l) => l.sessions)
 
   const currentSession = Effect.flatMap(listSessions, (all) => {
     const current = all.find((s) => s.is_current)
@@ -196,7 +216,8 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
         const promptId = entry.stream.facts.promptId
         // Bound to this shell and prompt: other shells' marks cannot end it (PaneStream.commandTyped).
-        entry.stream.commandTyped(readPromptRecord)
+        // Another host's shells' records are not on this machine.
+        entry.stream.commandTyped(server.remote ? undefined : readPromptRecord)
         entry.inFlight = true
         // The claim is the command's now: released when its prompt comes back (PaneTable.commandDone).
         entry.claim.commandHold = true
@@ -254,6 +275,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
 
   return {
     listSessions,
+    listing,
     currentSession,
     getSession,
     sessionLabels,
