@@ -72,7 +72,7 @@ export interface Called<A> {
   readonly data: A
 }
 
-const typed = async <A>(mcp: McpHarness, name: string, args: Record<string, unknown>) =>
+export const typed = async <A>(mcp: McpHarness, name: string, args: Record<string, unknown>) =>
   (await call(mcp, name, args)) as unknown as Called<A>
 
 export const listSessions = async (mcp: McpHarness): Promise<ReadonlyArray<SessionView>> => {

@@ -78,7 +78,12 @@ export class PaneFiles {
   }
 
   /** The `script`-wrapped shell command for tmux, writing the rc files it needs. */
-  shellCommand(kind: ShellKind): string {
+  /**
+   * `argv0`: the name the recorder (`script`) runs under (bash's `exec -a`), which is what tmux
+   * reports as the pane's `pane_current_command` (it reads the foreground group's argv[0]): a
+   * remote pane's only foreground fact, so a recorded shell looks to tmux as the shell itself does.
+   */
+  shellCommand(kind: ShellKind, argv0?: string): string {
     const log = this.recorder.path
     const inner = (() => {
       if (kind === "zsh") {
@@ -100,7 +105,8 @@ export class PaneFiles {
       writeFileSync(rc, bashRc(marks))
       return `bash --noprofile --rcfile '${rc}' -i`
     })()
-    return `exec script -q -f -I '${log}' -O /dev/null -c "${inner}"`
+    const as = argv0 === undefined ? "" : `-a ${argv0} `
+    return `exec ${as}script -q -f -I '${log}' -O /dev/null -c "${inner}"`
   }
 
   /**

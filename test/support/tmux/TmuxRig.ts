@@ -7,6 +7,7 @@
 import { join } from "node:path"
 import type { BackendChoice } from "../../../src/domain/BackendSelection.js"
 import type { TermPilotConfig } from "../../../src/domain/ConfigFile.js"
+import type { TmuxHost } from "../../../src/domain/tmux/TmuxHost.js"
 import { mainLayerWith } from "../../../src/layers/MainLive.js"
 import type { TmuxSettings } from "../../../src/services/AppConfig.js"
 import { FakeIterm2Server } from "../../fakes/iterm2/FakeIterm2Server.js"
@@ -54,6 +55,9 @@ export interface TmuxRigOptions {
   readonly auditPath?: string
   /** The test client's elicitation handler (it declares the capability only with one). */
   readonly elicit?: ElicitHandler
+  /** Hosts whose tmux TermPilot reaches over ssh, and the ssh_config it uses (`ssh -F`). */
+  readonly hosts?: ReadonlyArray<TmuxHost>
+  readonly sshConfig?: string
 }
 
 export const tmuxSettingsFor = (worlds: ReadonlyArray<TmuxWorld>): TmuxSettings => ({
@@ -111,7 +115,13 @@ export const openTmuxRig = async (options: TmuxRigOptions = {}): Promise<TmuxRig
     fakeSettings(iterm2Server?.socketPath ?? join(first.root, "no-iterm2-socket")),
     options.config,
     options.auditPath,
-    { tmux: tmuxSettingsFor(worlds), backends }
+    {
+      tmux: {
+        ...tmuxSettingsFor(worlds),
+        ...(options.hosts === undefined ? {} : { hosts: options.hosts, sshConfig: options.sshConfig ?? null })
+      },
+      backends
+    }
   )
   const mcp = await openMcpHarness(mainLayerWith(config), {}, options.elicit)
   let closing: Promise<void> | undefined

@@ -22,6 +22,8 @@ export interface PaneOptions {
   readonly cwd?: string
   /** The window's name (for new sessions and windows). */
   readonly name?: string
+  /** The recorder's argv[0] as tmux names it (PaneFiles.shellCommand); needs bash as tmux's default-shell. */
+  readonly argv0?: string
 }
 
 export interface WorldPane {
@@ -180,7 +182,7 @@ export class TmuxWorld {
     ])
     const where = [...(options.cwd === undefined ? [] : ["-c", options.cwd])]
     const name = options.name === undefined || respawned !== undefined ? [] : ["-n", options.name]
-    const shell = files.shellCommand(options.shell ?? "bash")
+    const shell = files.shellCommand(options.shell ?? "bash", options.argv0)
     const print = respawned === undefined ? ["-P", "-F", "#{pane_id} #{pane_pid}"] : []
     const out = await this.tmux(...command, ...print, ...env, ...where, ...name, shell)
     const [paneId, pid] =
