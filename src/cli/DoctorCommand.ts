@@ -2,7 +2,8 @@
  * `termpilot doctor`: the Node.js running TermPilot (22.19 or newer), then read-only checks of the
  * terminal side, for each enabled backend — iTerm2's API socket, the handshake and authentication,
  * the sessions, shell integration per session; tmux found, its servers, a control client attaching,
- * shell integration per pane — each with a remedy. With automatic backends a backend that is not
+ * shell integration per pane; each configured host reachable over ssh, its tmux version, a server
+ * there and TermPilot's snippet in its panes — each with a remedy. With automatic backends a backend that is not
  * there is skipped; finding none at all fails. `--json` prints the structured report; the exit code
  * is 1 when a check failed.
  */
@@ -29,6 +30,10 @@ const LABELS: Readonly<Record<string, string>> = {
   tmux_control: "tmux control client",
   tmux_shell_integration: "tmux shell integration",
   tmux_remote_shells: "remote and container shells",
+  tmux_host_reachable: "tmux host reachable",
+  tmux_host_version: "tmux host version",
+  tmux_host_server: "tmux host server",
+  tmux_host_snippet: "tmux host snippet",
   backends: "terminal backends"
 }
 
@@ -47,7 +52,11 @@ const iterm2Checks = (auto: boolean) =>
   })
 
 const found = (checks: ReadonlyArray<Check>) =>
-  checks.some((c) => (c.name === "iterm2_socket" || c.name === "tmux_servers") && c.status === "ok")
+  checks.some(
+    (c) =>
+      (c.name === "iterm2_socket" || c.name === "tmux_servers" || c.name === "tmux_host_server") &&
+      c.status === "ok"
+  )
 
 export const doctorProgram = Effect.gen(function* () {
   const { backends, tmux, settings } = yield* AppConfig
@@ -89,6 +98,6 @@ export const doctorCommand = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Check Node.js and the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration; tmux, its servers, a control client, shell integration per pane."
+    "Check Node.js and the terminal side, read-only: iTerm2's API socket, handshake and auth, sessions, shell integration; tmux, its servers, a control client, shell integration per pane; each tmux host over ssh: reachable, tmux version, a server, the snippet."
   )
 )

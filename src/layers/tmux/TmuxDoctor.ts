@@ -11,8 +11,10 @@ import { type Check, check } from "../../domain/HealthCheck.js"
 import { remoteAdvice } from "../../domain/tmux/RemoteAdvice.js"
 import type { TmuxSettings } from "../../services/AppConfig.js"
 import { foregroundCommand } from "./Foreground.js"
+import { type HostCheckName, hostsDoctor } from "./TmuxHostDoctor.js"
 
 export type TmuxCheckName =
+  | HostCheckName
   | "tmux"
   | "tmux_servers"
   | "tmux_control"
@@ -96,10 +98,23 @@ const PANE_FORMAT =
   "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}\t#{@termpilot_tokens}\t#{pane_pid}"
 
 /**
- * Runs the tmux checks in order; later checks are skipped when an earlier one makes them
- * meaningless. With `required` false (automatic backends), tmux missing is a skip, not a failure.
+ * Runs the tmux checks in order, this machine's then each configured host's (TmuxHostDoctor.ts);
+ * later checks are skipped when an earlier one makes them meaningless. With `required` false
+ * (automatic backends), tmux missing is a skip, not a failure; with hosts configured, no local
+ * server is only a warning.
  */
 export const tmuxDoctor = (settings: TmuxSettings, required: boolean) =>
+  Effect.map(
+    Effect.all(
+      [localDoctor(settings, required && (settings.hosts ?? []).length === 0), hostsDoctor(settings)],
+      {
+        concurrency: "unbounded"
+      }
+    ),
+    ([local, hosts]): ReadonlyArray<TmuxCheck> => [...local, ...hosts]
+  )
+
+const localDoctor = (settings: TmuxSettings, required: boolean) =>
   Effect.gen(function* () {
     const checks: Array<TmuxCheck> = []
     const skipRest = (from: ReadonlyArray<TmuxCheckName>) =>
