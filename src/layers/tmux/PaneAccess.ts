@@ -42,9 +42,28 @@ export const refuseOwnPane = (
 
 /** The pane's flag row over its own client; `session_not_found` when tmux has no such pane. */
 export const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =>
-  Effect.flatMap(server.flags(pane), (row) =>
+  Effect.flatMap(paneGoneOr(server, pane, sessionId)(server.flags(pane)), (row) =>
     row === null ? Effect.fail(sessionNotFound(sessionId)) : Effect.succeed(row)
   )
+
+/**
+ * A check before any send that failed because the control client it went over ended — as the
+ * client attached to a session does when that session's last pane is killed — while the server
+ * still answers over another client: the pane is looked up once over that one, and a pane that is
+ * gone is `session_not_found`. Otherwise the original error stands (nothing was sent either way).
+ */
+export const paneGoneOr =
+  (server: TmuxServer, pane: number, sessionId: string) =>
+  <A>(effect: Effect.Effect<A, TermPilotError>): Effect.Effect<A, TermPilotError> =>
+    Effect.catchAll(effect, (error) =>
+      error.code !== "tmux_unavailable" || !server.alive
+        ? Effect.fail(error)
+        : Effect.flatMap(Effect.either(server.flags(pane)), (again) =>
+            again._tag === "Right" && again.right === null
+              ? Effect.fail(sessionNotFound(sessionId))
+              : Effect.fail(error)
+          )
+    )
 
 /** Readiness of `pane` from its flag row and its mark stream (noting its announced tokens). */
 export const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Readiness => {

@@ -29,6 +29,7 @@ import {
   flagsOfPane,
   mayHaveReached,
   type OwnPane,
+  paneGoneOr,
   readinessOf,
   refuseOwnPane,
   typingRefusal
@@ -209,7 +210,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       const client = yield* Effect.interruptible(server.clientFor(pane))
       // Claimed across TermPilot processes first (PaneClaim.ts); the flags come in the same write,
       // after the claim, and after every byte the pane wrote before it: the stream state is current.
-      const { row } = yield* Effect.interruptible(claimPane(client, pane, entry.claim, sessionId))
+      const { row } = yield* Effect.interruptible(
+        paneGoneOr(server, pane, sessionId)(claimPane(client, pane, entry.claim, sessionId))
+      )
       return yield* Effect.gen(function* () {
         // Only the client that streams the pane orders its reply after the pane's bytes.
         const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
