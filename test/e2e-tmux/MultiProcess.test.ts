@@ -14,10 +14,11 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { McpHarness } from "../support/McpHarness.js"
+import { stdioTransport, tmuxWorldEnv } from "../support/StdioServer.js"
 import { FENCE, waitUntil } from "../support/tmux/Recorder.js"
 import { type RigPane, settle } from "../support/tmux/TmuxRig.js"
 import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
@@ -74,34 +75,9 @@ const refused = (tool: string, code: unknown) => {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** The environment a user's MCP client gives termpilot: no test runner's tmux, no NODE_OPTIONS. */
-const childEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(ITERM|TERMPILOT|TMUX|NODE_OPTIONS|NODE_V8|VITEST)/.test(k)) env[k] = v
-  }
-  return {
-    ...env,
-    HOME: world.home,
-    TMUX_TMPDIR: world.tmuxTmpdir,
-    TERMPILOT_BACKENDS: "tmux",
-    TERMPILOT_TMUX_SOCKETS: world.socket,
-    NO_COLOR: "1"
-  }
-}
-
 /** One `node dist/termpilot.js` over stdio with its own SDK client (accepting every approval). */
 const startProc = async (name: string): Promise<Proc> => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin],
-    env: childEnv(),
-    stderr: "pipe"
-  })
-  let stderr = ""
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8")
-  })
+  const { transport, stderr } = stdioTransport(bin, tmuxWorldEnv(world))
   const client = new Client(
     { name: `termpilot-multi-${name}`, version: "0" },
     { capabilities: { elicitation: {} } }
@@ -111,7 +87,7 @@ const startProc = async (name: string): Promise<Proc> => {
     client,
     transport,
     pid: 0,
-    stderr: () => stderr,
+    stderr,
     finished: [],
     elicitations: 0,
     onApproval: null

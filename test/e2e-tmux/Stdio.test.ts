@@ -11,10 +11,10 @@ import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chooseSnippet } from "../../src/shell-integration/ShellIntegration.js"
 import type { McpHarness } from "../support/McpHarness.js"
+import { stdioTransport, tmuxWorldEnv } from "../support/StdioServer.js"
 import { type RigPane, settle } from "../support/tmux/TmuxRig.js"
 import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
 
@@ -24,20 +24,7 @@ const bin = join(root, "dist/src/cli/bin.js")
 let world: TmuxWorld
 let pane: RigPane
 
-const childEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(ITERM|TERMPILOT|TMUX)/.test(k)) env[k] = v
-  }
-  return {
-    ...env,
-    HOME: world.home,
-    TMUX_TMPDIR: world.tmuxTmpdir,
-    TERMPILOT_BACKENDS: "tmux",
-    TERMPILOT_TMUX_SOCKETS: world.socket,
-    NO_COLOR: "1"
-  }
-}
+const childEnv = () => tmuxWorldEnv(world)
 
 beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npx tsc -p tsconfig.build.json\` first`)
@@ -52,17 +39,13 @@ afterAll(async () => {
 
 /** The built termpilot with `env`, connected to the SDK's stdio client (stderr collected). */
 const connect = async (env: Record<string, string>) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env, stderr: "pipe" })
-  let stderr = ""
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8")
-  })
+  const { transport, stderr } = stdioTransport(bin, env)
   const client = new Client({ name: "termpilot-e2e-tmux-stdio", version: "0" })
   const protocolErrors: Array<Error> = []
   client.onerror = (error) => protocolErrors.push(error)
   await client.connect(transport)
   // settle() and the E2eHelpers only use a harness's client.
-  return { client, stderr: () => stderr, protocolErrors }
+  return { client, stderr, protocolErrors }
 }
 
 describe("termpilot over stdio against real tmux", () => {
