@@ -5,7 +5,7 @@
  * picked up, one that died is dropped (its ids are `tmux_unavailable` while nothing answers there,
  * and `session_not_found` once another server life answers there). A host is waited for at most
  * its own bound (a host that hangs never holds the others), and after a failure it is tried again
- * with backoff; a host whose tmux runs no server contributes nothing and is not an error. Ids
+ * with backoff, a caller then waiting at most a short grace for that retry; a host whose tmux runs no server contributes nothing and is not an error. Ids
  * resolve strictly: an id names its host, and a host that is not configured resolves nothing.
  */
 import { existsSync } from "node:fs"
@@ -38,6 +38,12 @@ export interface RegistrySettings extends ServerSettings {
 /** The first retry of a host after a failure, and the longest wait between tries. */
 const BACKOFF_FIRST_MS = 1_000
 const BACKOFF_MAX_MS = 30_000
+/**
+ * How long a caller waits for the retry of a host whose last attempt failed (at most the command
+ * timeout): longer, and it is answered with that failure while the retry goes on by itself, so a
+ * host that hangs costs the listings only this each time its backoff lapses, not the whole timeout.
+ */
+const RETRY_GRACE_MS = 1_500
 
 interface Backoff {
   readonly retryAt: number
@@ -144,10 +150,16 @@ export class TmuxRegistry {
         )
       )
     }
+    const failedBefore = waiting?.error
     return Deferred.await(inflight).pipe(
       Effect.timeoutFail({
-        duration: Duration.millis(this.settings.commandTimeoutMs),
-        onTimeout: () => fail("tmux_unavailable", `The host ${host} did not answer over ssh in time.`)
+        duration: Duration.millis(
+          failedBefore === undefined
+            ? this.settings.commandTimeoutMs
+            : Math.min(this.settings.commandTimeoutMs, RETRY_GRACE_MS)
+        ),
+        onTimeout: () =>
+          failedBefore ?? fail("tmux_unavailable", `The host ${host} did not answer over ssh in time.`)
       })
     )
   }
