@@ -7,6 +7,7 @@
  */
 import { iterm2FakeBackend } from "./Iterm2FakeBackend.js"
 import type { Started } from "./Spawned.js"
+import { sshTmuxBackend } from "./SshTmuxBackend.js"
 import { tmuxBackend } from "./TmuxBackend.js"
 
 export interface CommandSpan {
@@ -72,8 +73,10 @@ export interface BenchBackend {
   /** Shown in the table's subject column, e.g. "iTerm2 fake". */
   readonly name: string
   readonly targets: BackendTargets
+  /** "hot-paths": only run_command `true` and list_sessions (Figures.ts); all figures when absent. */
+  readonly figures?: "hot-paths"
   readonly open: (options: WorldOptions) => Promise<BenchWorld>
 }
 
 /** Every backend the bench runs. */
-export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend, tmuxBackend]
+export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend, tmuxBackend, sshTmuxBackend]

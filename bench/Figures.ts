@@ -189,6 +189,13 @@ const listSessions = async (o: FigureOptions, base: Base) => {
 export const termpilotFigures = async (o: FigureOptions): Promise<ReadonlyArray<Row>> => {
   const base: Base = { subject: `termpilot (${o.backend.name})`, node: o.node.version }
   const rows: Array<Row> = []
+  if (o.backend.figures === "hot-paths") {
+    o.log("  run_command `true`")
+    rows.push(...(await runTrue(o, base)))
+    o.log("  list_sessions")
+    rows.push(...(await listSessions(o, base)))
+    return rows
+  }
   o.log(`  start-up and memory (${o.runs} spawns)`)
   rows.push(...(await startup(o, base)))
   o.log("  run_command `true`")
