@@ -118,6 +118,7 @@ describe("termpilot doctor (tmux on other hosts)", () => {
     expect(text).toMatch(new RegExp(`tmux host version: ${UP}: tmux \\d`))
     expect(text).toContain(`${UP}: no tmux server is running there`)
     expect(text).toContain("tmux new -s work")
+    expect(text).toContain("the configured hosts are checked below, over ssh")
     // No local server but a host configured: the local line is a warning, and the report passes.
     expect((outcome.json.checks as ReadonlyArray<Row>).find((c) => c.name === "tmux_servers")?.status).toBe(
       "warning"

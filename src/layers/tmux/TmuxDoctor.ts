@@ -139,7 +139,9 @@ const localDoctor = (settings: TmuxSettings, required: boolean) =>
         check(
           "tmux_servers",
           required ? "failed" : "warning",
-          `No tmux server is running (looked at ${settings.sockets.join(", ")})`,
+          `No tmux server is running (looked at ${settings.sockets.join(", ")})${
+            (settings.hosts ?? []).length > 0 ? "; the configured hosts are checked below, over ssh" : ""
+          }`,
           [
             "Start tmux (`tmux new -s work`), or name other servers' sockets in TERMPILOT_TMUX_SOCKETS or the config file's tmux.sockets."
           ]
