@@ -9,26 +9,15 @@
  * hot paths are measured here (`figures: "hot-paths"`: run_command `true`, list_sessions at 1 / 10
  * / 100 panes); reads and big outputs are the local tmux's figures plus the link's bandwidth.
  */
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync, type spawn } from "node:child_process"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BenchBackend, BenchWorld, WorldOptions } from "./Backends.js"
+import { freePort, makeKeys, startSshd, writeSshConfig } from "./LoopbackSshd.js"
 import { tmuxBackend } from "./TmuxBackend.js"
 
-const SSHD = "/usr/sbin/sshd"
 const ALIAS = "tp-bench-host"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const open = async (options: WorldOptions): Promise<BenchWorld> => {
   const world = await tmuxBackend.open(options)
@@ -41,10 +30,7 @@ const open = async (options: WorldOptions): Promise<BenchWorld> => {
     const tmuxTmpdir = join(dir, "tmux-tmp")
     mkdirSync(join(tmuxTmpdir, `tmux-${uid}`), { recursive: true, mode: 0o700 })
     symlinkSync(socket, join(tmuxTmpdir, `tmux-${uid}`, "default"))
-    for (const key of ["host_key", "client_key"])
-      execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)])
-    execFileSync("cp", [join(dir, "client_key.pub"), join(dir, "authorized_keys")])
-    chmodSync(join(dir, "authorized_keys"), 0o600)
+    makeKeys(dir)
     const login = join(dir, "login")
     writeFileSync(
       login,
@@ -55,53 +41,9 @@ const open = async (options: WorldOptions): Promise<BenchWorld> => {
     )
     chmodSync(login, 0o755)
     const port = await freePort()
-    const config = join(dir, "sshd_config")
-    writeFileSync(
-      config,
-      [
-        `Port ${port}`,
-        "ListenAddress 127.0.0.1",
-        `HostKey ${join(dir, "host_key")}`,
-        `PidFile ${join(dir, "sshd.pid")}`,
-        `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-        "PasswordAuthentication no",
-        "KbdInteractiveAuthentication no",
-        "PubkeyAuthentication yes",
-        "PermitRootLogin prohibit-password",
-        "StrictModes no",
-        "UsePAM no",
-        "PrintMotd no",
-        `ForceCommand ${login}`
-      ].join("\n")
-    )
-    mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
-    const child = spawn(SSHD, ["-D", "-e", "-f", config], { stdio: ["ignore", "ignore", "pipe"] })
+    const child = await startSshd(dir, port, login)
     sshd = child
-    let log = ""
-    child.stderr?.on("data", (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-4000)
-    })
-    const deadline = Date.now() + 10_000
-    while (!log.includes("Server listening")) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${log}`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-    const sshConfig = join(dir, "ssh_config")
-    writeFileSync(
-      sshConfig,
-      [
-        `Host ${ALIAS}`,
-        "  HostName 127.0.0.1",
-        `  Port ${port}`,
-        "  User root",
-        `  IdentityFile ${join(dir, "client_key")}`,
-        "  IdentitiesOnly yes",
-        `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
-        "  StrictHostKeyChecking accept-new",
-        "  LogLevel ERROR",
-        ""
-      ].join("\n")
-    )
+    const sshConfig = writeSshConfig(join(dir, "ssh_config"), ALIAS, port, dir)
     // The host key is learnt once here, so no figure pays for it (the person's known_hosts has it).
     execFileSync("ssh", ["-F", sshConfig, ALIAS, "true"], { timeout: 10_000, stdio: "ignore" })
     const ids = world.sessionIds.map((id) =>

@@ -13,10 +13,8 @@
  * as `alias` (its port, the test's own key and known_hosts), for `ssh -F` (TERMPILOT_SSH_CONFIG).
  * `stopListening` stops sshd and ends every connection it carries (an unreachable host).
  */
-import { execFileSync, spawn } from "node:child_process"
 import {
   chmodSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -25,22 +23,11 @@ import {
   symlinkSync,
   writeFileSync
 } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort, makeKeys, startSshd, writeSshConfig } from "../../bench/LoopbackSshd.js"
 
-export const SSHD = "/usr/sbin/sshd"
 export const REMOTE_HOSTNAME = "tp-remote"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 export interface RemoteHost {
   readonly port: number
@@ -85,10 +72,7 @@ export const startRemoteHost = async (options: RemoteHostOptions = {}): Promise<
   for (const name of readdirSync("/usr/bin"))
     if (name !== "tmux" || options.tmux !== undefined) symlinkSync(join("/usr/bin", name), join(bin, name))
   const tmuxTmpdir = options.tmux === undefined ? "" : ` TMUX_TMPDIR='${options.tmux.tmuxTmpdir}'`
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "host_key")])
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "client_key")])
-  execFileSync("cp", [join(dir, "client_key.pub"), join(dir, "authorized_keys")])
-  chmodSync(join(dir, "authorized_keys"), 0o600)
+  makeKeys(dir)
   const login = join(dir, "login")
   writeFileSync(
     login,
@@ -104,39 +88,7 @@ export const startRemoteHost = async (options: RemoteHostOptions = {}): Promise<
   )
   chmodSync(login, 0o755)
   const port = await freePort()
-  const config = join(dir, "sshd_config")
-  writeFileSync(
-    config,
-    [
-      `Port ${port}`,
-      "ListenAddress 127.0.0.1",
-      `HostKey ${join(dir, "host_key")}`,
-      `PidFile ${join(dir, "sshd.pid")}`,
-      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "PubkeyAuthentication yes",
-      "PermitRootLogin prohibit-password",
-      "StrictModes no",
-      "UsePAM no",
-      "AcceptEnv LANG LC_*",
-      "PrintMotd no",
-      "PrintLastLog no",
-      `ForceCommand unshare -u ${login}`
-    ].join("\n")
-  )
-  if (!existsSync("/run/sshd")) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
-  const child = spawn(SSHD, ["-D", "-e", "-f", config], { stdio: ["ignore", "ignore", "pipe"] })
-  let log = ""
-  child.stderr.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000)
-  })
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (log.includes("Server listening")) break
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${log}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
+  const child = await startSshd(dir, port, `unshare -u ${login}`, ["AcceptEnv LANG LC_*", "PrintLastLog no"])
   const sshOptions = [
     `-i '${join(dir, "client_key")}'`,
     `-o UserKnownHostsFile='${join(dir, "known_hosts")}'`,
@@ -167,25 +119,7 @@ export const startRemoteHost = async (options: RemoteHostOptions = {}): Promise<
     sshCommand,
     sshBatch,
     setRc: (rc) => writeFileSync(join(home, ".bashrc"), rc),
-    sshConfig: (alias) => {
-      const path = join(dir, `ssh_config.${alias}`)
-      writeFileSync(
-        path,
-        [
-          `Host ${alias}`,
-          "  HostName 127.0.0.1",
-          `  Port ${port}`,
-          "  User root",
-          `  IdentityFile ${join(dir, "client_key")}`,
-          "  IdentitiesOnly yes",
-          `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
-          "  StrictHostKeyChecking accept-new",
-          "  LogLevel ERROR",
-          ""
-        ].join("\n")
-      )
-      return path
-    },
+    sshConfig: (alias) => writeSshConfig(join(dir, `ssh_config.${alias}`), alias, port, dir),
     stopListening,
     stop: async () => {
       await stopListening()
