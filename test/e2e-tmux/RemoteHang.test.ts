@@ -1,13 +1,3 @@
-/**
- * A configured host that HANGS — its port accepts the TCP connection and never says a word (a
- * plain `net` server on 127.0.0.1, named as an alias of the ssh_config the test wrote) — next to a
- * loopback sshd WITH tmux (test/support/Sshd.ts) and a local tmux server, with the host timeout at
- * its default (5 s). list_sessions answers well within the tool deadline (15 s) naming the hanging
- * host in `unavailable`, with the local and the other host's panes; while it is retried with
- * backoff the listing does not wait for it again, and once the backoff lapses waits only a short
- * grace for the retry; and the other sources' tools answer meanwhile.
- */
-import { execSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
@@ -15,26 +5,22 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseTmuxHost } from "../../src/domain/tmux/TmuxHost.js"
 import { runCommand, typed } from "../support/E2eHelpers.js"
-import { type RemoteHost, startRemoteHost } from "../support/Sshd.js"
-import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux/TmuxRig.js"
-import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
+import type { RemoteHost } from "../support/Sshd.js"
+import { remotePane, startTmuxHost, stopTmuxHost, type TmuxHostFixture } from "../support/tmux/RemoteHosts.js"
+import { openTmuxRig, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 const UP = "tp-up"
 const HANG = "tp-hang"
 let rig: TmuxRig
 let remote: RemoteHost
-let far: TmuxWorld
+let host: TmuxHostFixture
 let silent: Server
 let dir: string
 const held: Array<Socket> = []
 
 beforeAll(async () => {
-  far = TmuxWorld.create({ defaultSocket: true })
-  remote = await startRemoteHost({ tmux: { home: far.home, tmuxTmpdir: far.tmuxTmpdir } })
-  execSync(
-    `${remote.sshBatch} 'tmux -f /dev/null new-session -d -s seed -x 160 -y 50 "exec sleep 100000" && tmux set -g default-shell /bin/bash'`,
-    { timeout: 20_000, stdio: "ignore" }
-  )
+  host = await startTmuxHost(UP)
+  remote = host.sshd
   // Accepts, and then says nothing, ever: no ssh banner, no close.
   silent = createServer((socket) => {
     held.push(socket)
@@ -60,8 +46,7 @@ afterAll(async () => {
   await rig?.close()
   for (const socket of held) socket.destroy()
   await new Promise((resolve) => silent?.close(resolve))
-  await far?.close()
-  await remote?.stop()
+  await stopTmuxHost(host)
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -79,12 +64,7 @@ const timedList = async () => {
 describe("a host that hangs (accepts TCP, never answers)", () => {
   it("is listed in unavailable while every other source answers within the per-call deadline", async () => {
     const local = await rig.pane()
-    const created = await far.newSession("main", { argv0: "bash", cwd: far.home })
-    const pane: RigPane = {
-      ...created,
-      id: `tmux@${UP}:default:${await far.format(created.paneId, "#{pid}.#{start_time}")}:${created.paneId}`
-    }
-    await settle(rig.mcp, pane, "ready", 30_000)
+    const pane = await remotePane(rig.mcp, host)
 
     // The host's backoff may have lapsed while the panes were set up: this listing waits for it
     // again, at most the host timeout.

@@ -1,51 +1,27 @@
-/**
- * The routing matrix on panes of tmux servers on other hosts, over real ssh: TWO loopback sshds
- * WITH tmux (test/support/Sshd.ts: 127.0.0.1, their own host keys, key-only), each with a private
- * tmux server started over that ssh under its own HOME and TMUX_TMPDIR (that host's default
- * server), named as two aliases of one ssh_config the test wrote (`ssh -F`), next to a local tmux
- * server. Zero bytes are proven from the remote panes' own input recorders (and the local ones'):
- * vim (alternate screen: interactive), synchronize-panes, a pane killed (session_not_found); the
- * ssh control client TermPilot started for a host killed by its pid while a command runs (sent,
- * outcome unknown: never `completed`), then the host answering again; and two hosts plus the
- * local tmux at once, with ids unique across all three and each command reaching its own pane only.
- */
-import { execSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseTmuxHost } from "../../src/domain/tmux/TmuxHost.js"
 import { expectRejected, listed, runCommand, typed, waitForReadiness } from "../support/E2eHelpers.js"
-import { type RemoteHost, startRemoteHost } from "../support/Sshd.js"
 import { expectNothingReached } from "../support/tmux/Proof.js"
-import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux/TmuxRig.js"
-import { TmuxWorld, type WorldPane } from "../support/tmux/TmuxWorld.js"
-
-interface Host {
-  readonly alias: string
-  readonly far: TmuxWorld
-  readonly sshd: RemoteHost
-}
+import {
+  remoteId,
+  remotePane as remoteWindow,
+  startTmuxHost,
+  stopTmuxHost,
+  type TmuxHostFixture
+} from "../support/tmux/RemoteHosts.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
 
 let rig: TmuxRig
-let hostA: Host
-let hostB: Host
+let hostA: TmuxHostFixture
+let hostB: TmuxHostFixture
 let configDir: string
 
-const startHost = async (alias: string): Promise<Host> => {
-  const far = TmuxWorld.create({ defaultSocket: true })
-  const sshd = await startRemoteHost({ tmux: { home: far.home, tmuxTmpdir: far.tmuxTmpdir } })
-  // Started over ssh: the server and every pane it forks run in the remote's own hostname.
-  execSync(
-    `${sshd.sshBatch} 'tmux -f /dev/null new-session -d -s seed -x 160 -y 50 "exec sleep 100000" && tmux set -g default-shell /bin/bash'`,
-    { timeout: 20_000, stdio: "ignore" }
-  )
-  return { alias, far, sshd }
-}
-
 beforeAll(async () => {
-  hostA = await startHost("tp-a")
-  hostB = await startHost("tp-b")
+  hostA = await startTmuxHost("tp-a")
+  hostB = await startTmuxHost("tp-b")
   configDir = mkdtempSync(join(tmpdir(), "tp-remote-routing-"))
   const config = join(configDir, "ssh_config")
   writeFileSync(config, [hostA, hostB].map((h) => readFileSync(h.sshd.sshConfig(h.alias), "utf8")).join("\n"))
@@ -57,29 +33,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rig?.close()
-  for (const host of [hostA, hostB]) {
-    await host?.far.close()
-    await host?.sshd.stop()
-  }
+  for (const host of [hostA, hostB]) await stopTmuxHost(host)
   if (configDir !== undefined) rmSync(configDir, { recursive: true, force: true })
 })
 
 const allWorlds = () => [rig.world, hostA.far, hostB.far]
 
-/** TermPilot's id of a pane of `host`'s remote server. */
-const remoteId = async (host: Host, pane: WorldPane) =>
-  `tmux@${host.alias}:default:${await host.far.format(pane.paneId, "#{pid}.#{start_time}")}:${pane.paneId}`
-
 /** A remote pane (a new window of the remote's `session`), at a prompt TermPilot saw drawn. */
-const remotePane = async (host: Host, session = "main"): Promise<RigPane> => {
-  const { far } = host
-  const created = (await far.hasSession(session))
-    ? await far.newWindow(session, { argv0: "bash", cwd: far.home })
-    : await far.newSession(session, { argv0: "bash", cwd: far.home })
-  const pane: RigPane = { ...created, id: await remoteId(host, created) }
-  await settle(rig.mcp, pane, "ready", 30_000)
-  return pane
-}
+const remotePane = (host: TmuxHostFixture, session = "main"): Promise<RigPane> =>
+  remoteWindow(rig.mcp, host, session)
 
 const refused = (id: string, code: string, label: string) =>
   expectNothingReached(

@@ -10,7 +10,6 @@
  * recorders); and once the host's sshd is gone, the listing names the host as unavailable while
  * the local panes still answer within the deadline.
  */
-import { execSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseTmuxHost } from "../../src/domain/tmux/TmuxHost.js"
 import {
@@ -21,45 +20,36 @@ import {
   typed,
   waitForReadiness
 } from "../support/E2eHelpers.js"
-import { REMOTE_HOSTNAME, type RemoteHost, startRemoteHost } from "../support/Sshd.js"
+import { REMOTE_HOSTNAME, type RemoteHost } from "../support/Sshd.js"
 import { expectNothingReached } from "../support/tmux/Proof.js"
-import { openTmuxRig, type RigPane, settle, type TmuxRig } from "../support/tmux/TmuxRig.js"
-import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
+import {
+  remotePane as remoteWindow,
+  startTmuxHost,
+  stopTmuxHost,
+  type TmuxHostFixture
+} from "../support/tmux/RemoteHosts.js"
+import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
+import type { TmuxWorld } from "../support/tmux/TmuxWorld.js"
 
 const ALIAS = "tp-loop"
 let rig: TmuxRig
+let host: TmuxHostFixture
 let remote: RemoteHost
 let far: TmuxWorld
 
 beforeAll(async () => {
-  far = TmuxWorld.create({ defaultSocket: true })
-  remote = await startRemoteHost({ tmux: { home: far.home, tmuxTmpdir: far.tmuxTmpdir } })
-  // The remote's server is started over ssh, so it and every pane it forks run in the remote's
-  // own hostname; bash as its default-shell runs the recorders under `exec -a bash`.
-  execSync(
-    `${remote.sshBatch} 'tmux -f /dev/null new-session -d -s seed -x 160 -y 50 "exec sleep 100000" && tmux set -g default-shell /bin/bash'`,
-    { timeout: 20_000, stdio: "ignore" }
-  )
+  host = await startTmuxHost(ALIAS)
+  ;({ far, sshd: remote } = host)
   rig = await openTmuxRig({ hosts: [parseTmuxHost(ALIAS)!], sshConfig: remote.sshConfig(ALIAS) })
 }, 60_000)
 
 afterAll(async () => {
   await rig?.close()
-  await far?.close()
-  await remote?.stop()
+  await stopTmuxHost(host)
 })
 
 /** A remote pane (a new window of the remote's `main` session), at a prompt TermPilot saw drawn. */
-const remotePane = async (): Promise<RigPane> => {
-  const created = (await far.hasSession("main"))
-    ? await far.newWindow("main", { argv0: "bash", cwd: far.home })
-    : await far.newSession("main", { argv0: "bash", cwd: far.home })
-  const identity = await far.format(created.paneId, "#{pid}.#{start_time}")
-  const pane: RigPane = { ...created, id: `tmux@${ALIAS}:default:${identity}:${created.paneId}` }
-  // Drawn before TermPilot watched it: `unknown` until Enter is pressed there (settle does).
-  await settle(rig.mcp, pane, "ready", 30_000)
-  return pane
-}
+const remotePane = (): Promise<RigPane> => remoteWindow(rig.mcp, host)
 
 const refused = (pane: RigPane, code: string, label: string) =>
   expectNothingReached(
