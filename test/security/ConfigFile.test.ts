@@ -35,7 +35,7 @@ describe("ConfigFile schema", () => {
         sendKeysWithoutApproval: false
       },
       backends: "auto",
-      tmux: { sockets: [] }
+      tmux: { sockets: [], hosts: [] }
     })
     expect(decodeConfigText("{}", "/c.json")).toEqual(Either.right(DEFAULT_CONFIG))
     expect(decodeConfigText('{"audit":{"path":"~/a.jsonl"}}', "/c.json")).toEqual(
