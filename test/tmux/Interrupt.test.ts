@@ -130,7 +130,11 @@ describe("tmux interrupt", () => {
       await new Promise((r) => setTimeout(r, 70 + (trial % 5) * 10))
       const check = await run(rig.backend.terminal.interrupt(id, promptId))
       expect(["sent", "ended"]).toContain(check)
-      await events.next("CommandEnd")
+      // Its end mark, as a rule. An ETX that lands in the instant after sleep exits interrupts
+      // bash's PROMPT_COMMAND itself (the shell is the foreground then), which can leave that
+      // prompt without its D: the pane is then in doubt until its next prompt, and no end comes.
+      // What this test counts, the ETX bytes, is fenced below either way.
+      await events.next("CommandEnd", 3_000).catch(() => undefined)
       const [bytes] = await arrived([pane], [mark])
       const sentEtx = [...(bytes ?? "")].filter((c) => c === "\x03").length
       expect(sentEtx, `trial ${trial}: ${check}`).toBe(check === "sent" ? 1 : 0)
