@@ -15,6 +15,7 @@
  */
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -62,6 +63,15 @@ const childrenOf = (pid: number): ReadonlyArray<number> => {
   }
 }
 
+/** The tmux the test process's PATH finds. */
+const tmuxOnPath = (): string => {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    const candidate = join(dir, "tmux")
+    if (dir !== "" && existsSync(candidate)) return candidate
+  }
+  throw new Error("no tmux on PATH")
+}
+
 export const startRemoteHost = async (options: RemoteHostOptions = {}): Promise<RemoteHost> => {
   const dir = mkdtempSync(join(tmpdir(), "tp-sshd-"))
   const home = options.tmux?.home ?? join(dir, "home")
@@ -70,7 +80,10 @@ export const startRemoteHost = async (options: RemoteHostOptions = {}): Promise<
   mkdirSync(bin)
   // The remote's PATH: every program of /usr/bin but tmux (unless the host has tmux).
   for (const name of readdirSync("/usr/bin"))
-    if (name !== "tmux" || options.tmux !== undefined) symlinkSync(join("/usr/bin", name), join(bin, name))
+    if (name !== "tmux") symlinkSync(join("/usr/bin", name), join(bin, name))
+  // A host with tmux runs the very tmux the tests run (the CI matrix puts each version first on
+  // PATH): a newer client against an older server would refuse commands the client's version has.
+  if (options.tmux !== undefined) symlinkSync(tmuxOnPath(), join(bin, "tmux"))
   const tmuxTmpdir = options.tmux === undefined ? "" : ` TMUX_TMPDIR='${options.tmux.tmuxTmpdir}'`
   makeKeys(dir)
   const login = join(dir, "login")
