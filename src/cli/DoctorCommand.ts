@@ -7,9 +7,9 @@
  * there is skipped; finding none at all fails. `--json` prints the structured report; the exit code
  * is 1 when a check failed.
  */
-import { Command, Options } from "@effect/cli"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
+import { Command, Flag } from "effect/cli"
 import { describeApprovalPolicy } from "../domain/ApprovalPolicy.js"
 import { type Check, check, nodeCheck, passed, renderChecks } from "../domain/HealthCheck.js"
 import { AppConfigLive } from "../layers/AppConfigLive.js"
@@ -37,7 +37,7 @@ const LABELS: Readonly<Record<string, string>> = {
   backends: "terminal backends"
 }
 
-const DoctorLive = Layer.mergeAll(BackendLive, NodeContext.layer).pipe(Layer.provideMerge(AppConfigLive))
+const DoctorLive = Layer.mergeAll(BackendLive, NodeServices.layer).pipe(Layer.provideMerge(AppConfigLive))
 
 /** With automatic backends, iTerm2 without its socket is simply not used: skipped, not failed. */
 const iterm2Checks = (auto: boolean) =>
@@ -90,7 +90,12 @@ export const doctorProgram = Effect.gen(function* () {
 
 export const doctorCommand = Command.make(
   "doctor",
-  { json: Options.boolean("json").pipe(Options.withDescription("Print the report as JSON.")) },
+  {
+    json: Flag.Boolean("json").pipe(
+      Flag.withDescription("Print the report as JSON."),
+      Flag.withDefault(false)
+    )
+  },
   ({ json }) =>
     doctorProgram.pipe(
       Effect.provide(DoctorLive),

@@ -4,7 +4,7 @@
  * started it in a terminal goes to stderr. Every request is answered, malformed ones included
  * (CheckedStdioTransport).
  */
-import { Console, Effect, Runtime } from "effect"
+import { Console, Effect } from "effect"
 import type { ApprovalConfig } from "../domain/ApprovalPolicy.js"
 import { toolRegistry } from "../tools/Registry.js"
 import { makeServer, type ToolRunner } from "../tools/Server.js"
@@ -19,7 +19,7 @@ export const TTY_HINT = [
 ].join("\n")
 
 /** Resolves once stdin has ended or closed. */
-const stdinClosed = Effect.async<void>((resume) => {
+const stdinClosed = Effect.callback<void>((resume) => {
   const done = () => resume(Effect.void)
   process.stdin.once("end", done)
   process.stdin.once("close", done)
@@ -40,9 +40,9 @@ export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, To
   Effect.scoped(
     Effect.gen(function* () {
       if (process.stdin.isTTY === true) yield* Console.error(TTY_HINT)
-      const runtime = yield* Effect.runtime<ToolServices>()
+      const context = yield* Effect.context<ToolServices>()
       const run: ToolRunner = (effect, signal) =>
-        Runtime.runPromiseExit(runtime)(effect, signal === undefined ? undefined : { signal })
+        Effect.runPromiseExitWith(context)(effect, signal === undefined ? undefined : { signal })
       const tools = toolRegistry({ readOnly: options.readOnly })
       const server = makeServer(
         run,
@@ -52,7 +52,8 @@ export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, To
         Effect.promise(() =>
           server.connect(
             new CheckedStdioTransport({
-              onProblem: (problem) => Runtime.runFork(runtime)(Effect.logWarning(`ignored input: ${problem}`))
+              onProblem: (problem) =>
+                Effect.runForkWith(context)(Effect.logWarning(`ignored input: ${problem}`))
             })
           )
         ),

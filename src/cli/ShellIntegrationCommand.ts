@@ -3,16 +3,16 @@
  * marks with a per-shell token, and OSC 7) to source from the shell's rc file. No shell or an
  * unknown one: an error naming the choices, exit 2.
  */
-import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
+import { Argument, Command } from "effect/cli"
 import { chooseSnippet, supportedShells } from "../shell-integration/ShellIntegration.js"
 import { emit, refusal } from "./chatgpt/Outcome.js"
 
 const choices = supportedShells.join(", ")
 
-const shell = Args.text({ name: "shell" }).pipe(
-  Args.withDescription(`The shell to integrate: ${supportedShells.join(" or ")}.`),
-  Args.optional
+const shell = Argument.String("shell").pipe(
+  Argument.withDescription(`The shell to integrate: ${supportedShells.join(" or ")}.`),
+  Argument.optional
 )
 
 /** What `termpilot shell-integration [shell]` does: the snippet on stdout, or a refusal (exit 2). */

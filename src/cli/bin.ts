@@ -6,18 +6,32 @@
  * server (what an MCP client starts) runs without loading the command-line parser and the
  * subcommands; every other command line loads them (Cli.ts) on demand.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, ConfigError, Console, Effect } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, Config, Console, Effect, Schema, SchemaIssue } from "effect"
 import { ConfigFileError } from "../domain/ConfigFile.js"
 import { StderrLogging } from "../layers/Logging.js"
 import { withColourPolicy } from "./Colour.js"
 import { runServer, serverOnlyArgs } from "./RunServer.js"
 
+const schemaIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** A bad environment value in one line: `(Invalid data at NAME: "what is wrong")` per problem. */
+const describeConfigError = (error: Config.ConfigError): string => {
+  if (!Schema.isSchemaError(error.cause)) return error.message.replace(/\s*\n\s*/g, " ")
+  return schemaIssues(error.cause.issue)
+    .issues.map(({ message, path }) => {
+      const at = (path ?? []).map((key) => String(typeof key === "object" ? key.key : key)).join(".")
+      const text = message.replace(/\s*\n\s*/g, " ")
+      return at === "" ? `(Invalid data: "${text}")` : `(Invalid data at ${at}: "${text}")`
+    })
+    .join(", ")
+}
+
 /** A configuration the user must fix: said in one line, exit code 2, no stack trace. */
 const configurationProblem = (error: unknown): string | undefined => {
   if (error instanceof ConfigFileError) return error.message
-  if (ConfigError.isConfigError(error)) return `invalid environment setting: ${String(error)}`
+  if (error instanceof Config.ConfigError) return `invalid environment setting: ${describeConfigError(error)}`
   return undefined
 }
 
@@ -31,16 +45,16 @@ const finish = <A, E, R>(program: Effect.Effect<A, E, R>, reported: (error: unkn
       (error) => configurationProblem(error) !== undefined,
       (error) =>
         Console.error(`termpilot: ${configurationProblem(error)}`).pipe(
-          Effect.zipRight(
+          Effect.andThen(
             Effect.sync(() => {
               process.exitCode = 2
             })
           )
         )
     ),
-    Effect.tapErrorCause((cause) =>
-      Cause.isInterruptedOnly(cause) ||
-      Cause.failureOption(cause).pipe((f) => f._tag === "Some" && reported(f.value))
+    Effect.tapCause((cause) =>
+      Cause.hasInterruptsOnly(cause) ||
+      Cause.findErrorOption(cause).pipe((f) => f._tag === "Some" && reported(f.value))
         ? Effect.void
         : Effect.logError("termpilot failed", Cause.pretty(cause))
     )
@@ -57,7 +71,7 @@ const program =
 
 program.pipe(
   withColourPolicy,
-  Effect.provide(NodeContext.layer),
+  Effect.provide(NodeServices.layer),
   Effect.provide(StderrLogging),
-  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
+  NodeRuntime.runMain({ disableErrorReporting: true })
 )

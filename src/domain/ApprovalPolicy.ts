@@ -5,19 +5,19 @@
  * session; `always` asks before every run_command and interrupt_command. send_keys always asks,
  * unless `sendKeysWithoutApproval` (unsafe) is set. Pure: the config comes in, a reason comes out.
  */
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { SessionMatchers } from "./SessionPolicy.js"
 
-export const ApprovalPolicyName = Schema.Literal("never", "risky", "always")
+export const ApprovalPolicyName = Schema.Literals(["never", "risky", "always"])
 export type ApprovalPolicyName = typeof ApprovalPolicyName.Type
 
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 3600
 
 /** A user-given risky pattern: a JavaScript regular expression (matched case-insensitively). */
-const RiskyPattern = Schema.NonEmptyString.pipe(
-  Schema.filter(
-    (source) => {
+const RiskyPattern = Schema.NonEmptyString.check(
+  Schema.makeFilter(
+    (source: string) => {
       try {
         new RegExp(source, "iu")
         return true
@@ -25,27 +25,25 @@ const RiskyPattern = Schema.NonEmptyString.pipe(
         return false
       }
     },
-    { message: () => "must be a valid regular expression" }
+    { message: "must be a valid regular expression" }
   )
 )
 
 /** The config file's `approval` object. */
 export const ApprovalConfig = Schema.Struct({
-  policy: Schema.optionalWith(ApprovalPolicyName, { default: () => "never" as const }),
-  timeoutSeconds: Schema.optionalWith(
-    Schema.Int.pipe(
-      Schema.between(1, MAX_APPROVAL_TIMEOUT_SECONDS, {
-        message: () => `must be an integer number of seconds from 1 to ${MAX_APPROVAL_TIMEOUT_SECONDS}`
-      })
-    ),
-    { default: () => DEFAULT_APPROVAL_TIMEOUT_SECONDS }
-  ),
+  policy: ApprovalPolicyName.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("never" as const))),
+  timeoutSeconds: Schema.Int.check(
+    Schema.isBetween(
+      { minimum: 1, maximum: MAX_APPROVAL_TIMEOUT_SECONDS },
+      { message: `must be an integer number of seconds from 1 to ${MAX_APPROVAL_TIMEOUT_SECONDS}` }
+    )
+  ).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(DEFAULT_APPROVAL_TIMEOUT_SECONDS))),
   /** More risky patterns, added to the built-in ones. */
-  riskyPatterns: Schema.optionalWith(Schema.Array(RiskyPattern), { default: () => [] }),
+  riskyPatterns: Schema.Array(RiskyPattern).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   /** Sessions on which `risky` asks before every command (same globs as `policy`). */
   protectedSessions: Schema.optional(SessionMatchers),
   /** UNSAFE: let send_keys type without asking. */
-  sendKeysWithoutApproval: Schema.optionalWith(Schema.Boolean, { default: () => false })
+  sendKeysWithoutApproval: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(false)))
 })
 export type ApprovalConfig = typeof ApprovalConfig.Type
 

@@ -2,7 +2,7 @@
  * Which terminal backends TermPilot uses and where it looks for tmux servers, from the config file
  * and the environment. Pure: the environment and the user id come in.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { type BackendName, type BackendsSetting, type Env, expandHome } from "./ConfigFile.js"
 
 /** "auto": each backend is used when it is there; "explicit": exactly the listed ones, always. */
@@ -19,18 +19,18 @@ const ALL: ReadonlyArray<BackendName> = ["iterm2", "tmux"]
  */
 export const parseBackendsEnv = (
   value: string | undefined
-): Either.Either<BackendsSetting | undefined, string> => {
-  if (value === undefined || value.trim() === "") return Either.right(undefined)
+): Result.Result<BackendsSetting | undefined, string> => {
+  if (value === undefined || value.trim() === "") return Result.succeed(undefined)
   const trimmed = value.trim().toLowerCase()
-  if (trimmed === "auto") return Either.right("auto")
+  if (trimmed === "auto") return Result.succeed("auto")
   const names = trimmed.split(",").map((part) => part.trim())
   const [first, ...rest] = names.filter((name): name is BackendName => ALL.includes(name as BackendName))
   if (first === undefined || rest.length + 1 !== names.length) {
-    return Either.left(
+    return Result.fail(
       `TERMPILOT_BACKENDS must be "auto" or a comma-separated list of iterm2 and tmux (got ${JSON.stringify(value)})`
     )
   }
-  return Either.right([...new Set([first, ...rest])] as [BackendName, ...Array<BackendName>])
+  return Result.succeed([...new Set([first, ...rest])] as [BackendName, ...Array<BackendName>])
 }
 
 /** The environment wins over the config file; "auto" enables both, each used when present. */

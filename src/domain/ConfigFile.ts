@@ -3,7 +3,7 @@
  * decoding with messages that name the key at fault, and where the file and the audit log live
  * (XDG on Linux, also ~/Library/Application Support/TermPilot on macOS). Pure: env comes in.
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Effect, Result, Schema, SchemaAST, SchemaIssue } from "effect"
 import { ApprovalConfig, DEFAULT_APPROVAL_CONFIG } from "./ApprovalPolicy.js"
 import { PolicyConfig } from "./SessionPolicy.js"
 import { parseTmuxHost } from "./tmux/TmuxHost.js"
@@ -15,78 +15,84 @@ export const DEFAULT_TOOL_DEADLINE_MS = 15_000
 export const MIN_TOOL_DEADLINE_MS = 100
 export const MAX_TOOL_DEADLINE_MS = 300_000
 
-export const ToolDeadlineMs = Schema.Int.pipe(
-  Schema.between(MIN_TOOL_DEADLINE_MS, MAX_TOOL_DEADLINE_MS, {
-    message: () =>
-      `must be an integer number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`
+export const ToolDeadlineMs = Schema.Int.check(
+  Schema.isBetween(
+    { minimum: MIN_TOOL_DEADLINE_MS, maximum: MAX_TOOL_DEADLINE_MS },
+    {
+      message: `must be an integer number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`
+    }
+  )
+)
+
+const UserPath = Schema.String.check(
+  Schema.makeFilter((s: string) => s.startsWith("/") || s.startsWith("~/"), {
+    message: "must be an absolute path or start with ~/"
   })
 )
 
-const UserPath = Schema.String.pipe(
-  Schema.filter((s) => s.startsWith("/") || s.startsWith("~/"), {
-    message: () => "must be an absolute path or start with ~/"
-  })
-)
+/** An optional key whose decoded value is `value` when the key is absent. */
+const withDefault = <S extends Schema.Constraint>(
+  schema: S,
+  value: S["Type"]
+): Schema.withDecodingDefaultTypeKey<S> => Schema.withDecodingDefaultTypeKey<S>(Effect.succeed(value))(schema)
 
 export const AuditSettings = Schema.Struct({
-  enabled: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  enabled: withDefault(Schema.Boolean, true),
   path: Schema.optional(UserPath),
-  maxBytes: Schema.optionalWith(Schema.Int.pipe(Schema.greaterThanOrEqualTo(4096)), {
-    default: () => DEFAULT_AUDIT_MAX_BYTES
-  })
+  maxBytes: withDefault(Schema.Int.check(Schema.isGreaterThanOrEqualTo(4096)), DEFAULT_AUDIT_MAX_BYTES)
 })
 export type AuditSettings = typeof AuditSettings.Type
 
 export const RedactionSettings = Schema.Struct({
-  enabled: Schema.optionalWith(Schema.Boolean, { default: () => true })
+  enabled: withDefault(Schema.Boolean, true)
 })
 
 /** A terminal backend TermPilot can speak to. */
-export const BackendName = Schema.Literal("iterm2", "tmux")
+export const BackendName = Schema.Literals(["iterm2", "tmux"])
 export type BackendName = typeof BackendName.Type
 
 /**
  * Which backends are used: "auto" (iTerm2 when its API socket exists, tmux when a server answers,
  * both when both do), or an explicit non-empty list.
  */
-export const BackendsSetting = Schema.Union(
+export const BackendsSetting = Schema.Union([
   Schema.Literal("auto"),
-  Schema.NonEmptyArray(BackendName).pipe(
-    Schema.filter((names) => new Set(names).size === names.length, { message: () => "lists a backend twice" })
+  Schema.NonEmptyArray(BackendName).check(
+    Schema.makeFilter((names: ReadonlyArray<BackendName>) => new Set(names).size === names.length, {
+      message: "lists a backend twice"
+    })
   )
-)
+])
 export type BackendsSetting = typeof BackendsSetting.Type
 
 export const TmuxFileSettings = Schema.Struct({
   /** More tmux server sockets to look at, besides the default server. */
-  sockets: Schema.optionalWith(Schema.Array(UserPath), { default: () => [] }),
+  sockets: withDefault(Schema.Array(UserPath), []),
   /** Hosts whose tmux is reached over ssh: `[user@]host[:port]` (TmuxHost.ts). */
-  hosts: Schema.optionalWith(
+  hosts: withDefault(
     Schema.Array(
-      Schema.String.pipe(
-        Schema.filter((text) => parseTmuxHost(text) !== null, {
-          message: () =>
+      Schema.String.check(
+        Schema.makeFilter((text: string) => parseTmuxHost(text) !== null, {
+          message:
             "must be [user@]host[:port] (letters, digits, '.', '_', '-'; e.g. build-box or deploy@db-1:2222)"
         })
       )
     ),
-    { default: () => [] }
+    []
   )
 })
 
 /** The whole file. Every key is optional; the decoded value has every default filled in. */
 export const ConfigFileSchema = Schema.Struct({
   $schema: Schema.optional(Schema.String),
-  readOnly: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  toolDeadlineMs: Schema.optionalWith(ToolDeadlineMs, { default: () => DEFAULT_TOOL_DEADLINE_MS }),
-  redaction: Schema.optionalWith(RedactionSettings, { default: () => ({ enabled: true }) }),
-  audit: Schema.optionalWith(AuditSettings, {
-    default: () => ({ enabled: true, maxBytes: DEFAULT_AUDIT_MAX_BYTES })
-  }),
-  policy: Schema.optionalWith(PolicyConfig, { default: () => ({}) }),
-  approval: Schema.optionalWith(ApprovalConfig, { default: () => DEFAULT_APPROVAL_CONFIG }),
-  backends: Schema.optionalWith(BackendsSetting, { default: () => "auto" as const }),
-  tmux: Schema.optionalWith(TmuxFileSettings, { default: () => ({ sockets: [], hosts: [] }) })
+  readOnly: withDefault(Schema.Boolean, false),
+  toolDeadlineMs: withDefault(ToolDeadlineMs, DEFAULT_TOOL_DEADLINE_MS),
+  redaction: withDefault(RedactionSettings, { enabled: true }),
+  audit: withDefault(AuditSettings, { enabled: true, maxBytes: DEFAULT_AUDIT_MAX_BYTES }),
+  policy: withDefault(PolicyConfig, {}),
+  approval: withDefault(ApprovalConfig, DEFAULT_APPROVAL_CONFIG),
+  backends: withDefault(BackendsSetting, "auto"),
+  tmux: withDefault(TmuxFileSettings, { sockets: [], hosts: [] })
 })
 export type TermPilotConfig = typeof ConfigFileSchema.Type
 
@@ -96,47 +102,103 @@ export const DEFAULT_CONFIG: TermPilotConfig = Schema.decodeUnknownSync(ConfigFi
 /** The config file could not be used; `path` says which file, `detail` what is wrong with it. */
 export class ConfigFileError extends Schema.TaggedError<ConfigFileError>()("ConfigFileError", {
   path: Schema.String,
-  reason: Schema.Literal("unreadable", "invalid_json", "invalid"),
+  reason: Schema.Literals(["unreadable", "invalid_json", "invalid"]),
   detail: Schema.String,
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optional(Schema.Defect())
 }) {
   override get message() {
     return `config file ${this.path}: ${this.detail}`
   }
 }
 
-const describeIssue = (issue: ParseResult.ArrayFormatterIssue): string => {
-  const where = issue.path.length === 0 ? "top level" : issue.path.map(String).join(".")
-  if (issue._tag === "Unexpected") {
-    const allowed = issue.message.replace(/^is unexpected, expected: /, "")
-    return `unknown key "${where}" (allowed here: ${allowed.replace(/ \| /g, ", ")})`
-  }
-  if (issue.path.length === 0) return "must be a JSON object"
-  return `${where}: ${issue.message}`
+/** One thing wrong with the file: where (the key path) and what. */
+interface Problem {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+  /** For an unknown key: the keys allowed where it was found, quoted, comma-separated. */
+  readonly allowed?: string
 }
+
+const libraryFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Effect's own wording for one issue (with the rejected value, as decoding reports it). */
+const libraryProblems = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Array<Problem> =>
+  libraryFormatter(issue).issues.map((entry) => ({
+    path: [
+      ...path,
+      ...(entry.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+    ],
+    message: entry.message
+  }))
+
+/**
+ * Every leaf of an issue tree with its key path. Unknown keys name the keys allowed where they
+ * were found; an optional key whose value has the wrong type says what it must be, without
+ * "| undefined" (a JSON file cannot hold undefined).
+ */
+const problems = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Array<Problem> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return problems(issue.issue, [...path, ...issue.path])
+    case "Encoding":
+      return problems(issue.issue, path)
+    case "Composite":
+      return issue.issues.flatMap((inner) => problems(inner, path))
+    case "AnyOf": {
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => problems(inner, path))
+      const members = issue.ast.types.filter((member) => !SchemaAST.isUndefined(member))
+      const [only] = members
+      if (members.length === 1 && only !== undefined && members.length < issue.ast.types.length) {
+        const wrongType = SchemaIssue.hasInput(issue)
+          ? new SchemaIssue.InvalidType(only, issue.input, { reportInput: true })
+          : new SchemaIssue.InvalidType(only)
+        return libraryProblems(wrongType, path)
+      }
+      return libraryProblems(issue, path)
+    }
+    case "UnexpectedKey": {
+      if (!SchemaAST.isObjects(issue.ast)) return libraryProblems(issue, path)
+      const allowed = issue.ast.propertySignatures.map((signature) => JSON.stringify(String(signature.name)))
+      return [{ path, message: "is unexpected", allowed: allowed.join(", ") }]
+    }
+    case "MissingKey":
+      return [{ path, message: "is missing" }]
+    default:
+      return libraryProblems(issue, path)
+  }
+}
+
+const describeProblem = (problem: Problem): string => {
+  const where = problem.path.length === 0 ? "top level" : problem.path.map(String).join(".")
+  if (problem.allowed !== undefined) return `unknown key "${where}" (allowed here: ${problem.allowed})`
+  if (problem.path.length === 0) return "must be a JSON object"
+  return `${where}: ${problem.message}`
+}
+
+/** Every problem of a failed decode, one clause each, repeats dropped, joined with "; ". */
+const describeIssues = (issue: SchemaIssue.Issue): string =>
+  [...new Set(problems(issue, []).map(describeProblem))].join("; ")
 
 /** Parse and validate the text of a config file read from `path`. */
 export const decodeConfigText = (
   text: string,
   path: string
-): Either.Either<TermPilotConfig, ConfigFileError> => {
+): Result.Result<TermPilotConfig, ConfigFileError> => {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (cause) {
     const detail = `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`
-    return Either.left(new ConfigFileError({ path, reason: "invalid_json", detail }))
+    return Result.fail(new ConfigFileError({ path, reason: "invalid_json", detail }))
   }
-  return Schema.decodeUnknownEither(ConfigFileSchema, { onExcessProperty: "error", errors: "all" })(
-    json
-  ).pipe(
-    Either.mapLeft((error) => {
-      const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-      // An optional key that fails also reports "Expected undefined"; that line only adds noise.
-      const useful = issues.filter((i) => !i.message.startsWith("Expected undefined"))
-      const lines = [...new Set((useful.length > 0 ? useful : issues).map(describeIssue))]
-      return new ConfigFileError({ path, reason: "invalid", detail: lines.join("; ") })
-    })
+  return Schema.decodeUnknownResult(ConfigFileSchema, {
+    onExcessProperty: "error",
+    errors: "all",
+    reportInput: true
+  })(json).pipe(
+    Result.mapError(
+      (error) => new ConfigFileError({ path, reason: "invalid", detail: describeIssues(error.issue) })
+    )
   )
 }
 

@@ -7,7 +7,7 @@
  * optional JSON config file.
  */
 import { homedir } from "node:os"
-import { Config, ConfigError, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Effect, Layer, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import { type ApprovalPolicyName, ApprovalPolicyName as PolicyName } from "../domain/ApprovalPolicy.js"
 import { chooseBackends, ownTmuxPane, parseBackendsEnv, tmuxSockets } from "../domain/BackendSelection.js"
 import {
@@ -22,20 +22,26 @@ import { loadConfigFile } from "./ConfigFileLive.js"
 import { iterm2SocketPath } from "./iterm2/SocketPath.js"
 
 const nonBlank = (name: string) =>
-  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+  Config.option(Config.String(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
 const nonBlankRedacted = (name: string) =>
-  Config.option(Config.redacted(name)).pipe(
+  Config.option(Config.Redacted(name)).pipe(
     Config.map(Option.filter((value) => Redacted.value(value).trim() !== ""))
   )
 
+/** An integer setting that must also pass `valid` (failing with `message`, as a ConfigError). */
+const integerWhere = (name: string, message: string, valid: (n: number) => boolean) =>
+  Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => valid(n) || message)), name)
+
 const positiveMs = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.validate({
-      message: `${name} must be a positive number of milliseconds`,
-      validation: (n) => n > 0
-    }),
+  integerWhere(name, `${name} must be a positive number of milliseconds`, (n) => n > 0).pipe(
     Config.withDefault(fallback)
+  )
+
+/** A ConfigError for an environment value that was read but is not valid (`message` says why). */
+const invalidData = (name: string, value: unknown, message: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message }, value)))
   )
 
 export interface AppConfigOptions {
@@ -63,11 +69,12 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         XDG_STATE_HOME: Option.getOrUndefined(yield* nonBlank("XDG_STATE_HOME")),
         TERMPILOT_CONFIG: Option.getOrUndefined(yield* nonBlank("TERMPILOT_CONFIG"))
       }
-      const readOnlyEnv = yield* Config.boolean("TERMPILOT_READ_ONLY").pipe(Config.withDefault(false))
+      const readOnlyEnv = yield* Config.Boolean("TERMPILOT_READ_ONLY").pipe(Config.withDefault(false))
       const loaded = yield* loadConfigFile(resolveConfigPaths(env, process.platform))
-      const backendsEnv = parseBackendsEnv(Option.getOrUndefined(yield* nonBlank("TERMPILOT_BACKENDS")))
-      if (Either.isLeft(backendsEnv)) {
-        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_BACKENDS"], backendsEnv.left))
+      const backendsRaw = Option.getOrUndefined(yield* nonBlank("TERMPILOT_BACKENDS"))
+      const backendsEnv = parseBackendsEnv(backendsRaw)
+      if (Result.isFailure(backendsEnv)) {
+        return yield* Effect.fail(invalidData("TERMPILOT_BACKENDS", backendsRaw, backendsEnv.failure))
       }
       const tmuxEnv = {
         ...env,
@@ -76,30 +83,30 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         TMUX_TMPDIR: Option.getOrUndefined(yield* nonBlank("TMUX_TMPDIR")),
         TERMPILOT_TMUX_SOCKETS: Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_SOCKETS"))
       }
-      const hostsEnv = parseTmuxHostsEnv(Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_HOSTS")))
-      if (Either.isLeft(hostsEnv)) {
-        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_TMUX_HOSTS"], hostsEnv.left))
+      const hostsRaw = Option.getOrUndefined(yield* nonBlank("TERMPILOT_TMUX_HOSTS"))
+      const hostsEnv = parseTmuxHostsEnv(hostsRaw)
+      if (Result.isFailure(hostsEnv)) {
+        return yield* Effect.fail(invalidData("TERMPILOT_TMUX_HOSTS", hostsRaw, hostsEnv.failure))
       }
       const hostsFile = parseTmuxHosts(loaded.config.tmux.hosts, "tmux.hosts")
       // The file's entries were validated when it was decoded; this only keeps the types honest.
-      const hosts = [...hostsEnv.right, ...(Either.isRight(hostsFile) ? hostsFile.right : [])].filter(
+      const hosts = [...hostsEnv.success, ...(Result.isSuccess(hostsFile) ? hostsFile.success : [])].filter(
         (host, i, all) => all.findIndex((h) => h.spec === host.spec) === i
       )
       const uid = typeof process.getuid === "function" ? process.getuid() : 0
       const readOnly = loaded.config.readOnly || readOnlyEnv || options.readOnly === true
       const deadlineEnv = yield* Config.option(
-        Config.integer("TERMPILOT_TOOL_DEADLINE_MS").pipe(
-          Config.validate({
-            message: `TERMPILOT_TOOL_DEADLINE_MS must be a number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`,
-            validation: (n) => n >= MIN_TOOL_DEADLINE_MS && n <= MAX_TOOL_DEADLINE_MS
-          })
+        integerWhere(
+          "TERMPILOT_TOOL_DEADLINE_MS",
+          `TERMPILOT_TOOL_DEADLINE_MS must be a number of milliseconds from ${MIN_TOOL_DEADLINE_MS} to ${MAX_TOOL_DEADLINE_MS}`,
+          (n) => n >= MIN_TOOL_DEADLINE_MS && n <= MAX_TOOL_DEADLINE_MS
         )
       )
       const toolDeadlineMs = Option.getOrElse(deadlineEnv, () => loaded.config.toolDeadlineMs)
       const approvalEnv = Option.getOrUndefined(yield* nonBlank("TERMPILOT_APPROVAL"))
       if (approvalEnv !== undefined && !isPolicyName(approvalEnv)) {
         const why = "TERMPILOT_APPROVAL must be one of never, risky, always"
-        return yield* Effect.fail(ConfigError.InvalidData(["TERMPILOT_APPROVAL"], why))
+        return yield* Effect.fail(invalidData("TERMPILOT_APPROVAL", approvalEnv, why))
       }
       const policy = options.approval ?? approvalEnv ?? loaded.config.approval.policy
       const approval = { ...loaded.config.approval, policy }
@@ -122,7 +129,7 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
           sshPath: Option.getOrElse(yield* nonBlank("TERMPILOT_SSH"), () => "ssh"),
           sshConfig: Option.getOrNull(yield* nonBlank("TERMPILOT_SSH_CONFIG"))
         },
-        backends: chooseBackends(loaded.config.backends, backendsEnv.right),
+        backends: chooseBackends(loaded.config.backends, backendsEnv.success),
         settings: { ...loaded.config, readOnly, toolDeadlineMs, approval },
         configPath: loaded.path,
         auditPath: resolveAuditPath(loaded.config.audit, env, process.platform)

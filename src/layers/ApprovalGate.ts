@@ -7,7 +7,7 @@
  * accept is a refusal, nothing sent.
  */
 import { hostname } from "node:os"
-import { Clock, Duration, Effect, Either, Option } from "effect"
+import { Clock, Duration, Effect, Option, Result } from "effect"
 import {
   type ApprovalAction,
   approvalReason,
@@ -82,25 +82,30 @@ const refusal = (outcome: ApprovalOutcome, request: GateRequest, why: string): T
   }
 }
 
-export const approvalGate = (terminal: Terminal["Type"], request: GateRequest): Effect.Effect<GateVerdict> =>
+export const approvalGate = (
+  terminal: Terminal["Service"],
+  request: GateRequest
+): Effect.Effect<GateVerdict> =>
   Effect.gen(function* () {
     const settings = yield* currentToolSettings
     const config = settings.approval ?? DEFAULT_APPROVAL_CONFIG
     if (!mayNeedApproval(config, request.action)) return GO
-    const looked = yield* Effect.either(
+    const looked = yield* Effect.result(
       terminal.getSession(request.sessionId).pipe(
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: Duration.millis(settings.deadlineMs),
-          onTimeout: () =>
-            fail(
-              "session_not_found",
-              `Session '${request.sessionId}' could not be looked up in time; nothing was sent.`
+          orElse: () =>
+            Effect.fail(
+              fail(
+                "session_not_found",
+                `Session '${request.sessionId}' could not be looked up in time; nothing was sent.`
+              )
             )
         })
       )
     )
-    if (Either.isLeft(looked)) return refused(looked.left)
-    const session = looked.right
+    if (Result.isFailure(looked)) return refused(looked.failure)
+    const session = looked.success
     const reason = approvalReason(config, request.action, protectedBy(config.protectedSessions, session))
     if (reason === undefined) return GO
     if (request.needsReady && session.execution_readiness !== "ready") {
@@ -147,7 +152,7 @@ export const approvalGate = (terminal: Terminal["Type"], request: GateRequest): 
     })
     const waited = yield* waitForCommand({
       requestId: request.requestId,
-      until: Effect.either(approver.value.ask(message)),
+      until: Effect.result(approver.value.ask(message)),
       timeoutMs: config.timeoutSeconds * 1000,
       outputLines: Effect.succeed(null),
       awaiting: "approval"
@@ -159,10 +164,10 @@ export const approvalGate = (terminal: Terminal["Type"], request: GateRequest): 
         return yield* end("timed_out", `no answer within ${config.timeoutSeconds} s`)
       case "Done": {
         const answer = waited.value
-        if (Either.isLeft(answer))
-          return yield* end("unavailable", `the approval request failed (${answer.left.detail})`)
-        if (answer.right === "accept") return yield* Effect.as(audit("accepted"), GO)
-        if (answer.right === "decline") return yield* end("declined", "declined")
+        if (Result.isFailure(answer))
+          return yield* end("unavailable", `the approval request failed (${answer.failure.detail})`)
+        if (answer.success === "accept") return yield* Effect.as(audit("accepted"), GO)
+        if (answer.success === "decline") return yield* end("declined", "declined")
         return yield* end("dismissed", "the dialog was dismissed without an answer")
       }
     }

@@ -5,8 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { dirname } from "node:path"
-import { FileSystem } from "@effect/platform"
-import { Chunk, Clock, type Duration, Effect, Fiber, Layer, Queue } from "effect"
+import { Clock, type Duration, Effect, Fiber, FileSystem, Layer, type PlatformError, Queue } from "effect"
 import { redactSecrets } from "../domain/Redaction.js"
 import { type AuditEvent, type AuditLine, AuditLog } from "../services/AuditLog.js"
 
@@ -22,7 +21,7 @@ export interface AuditLogOptions {
   /** Redact secrets in commands and labels before writing. Default true. */
   readonly redact?: boolean
   /** How long closing the layer may spend writing what is still queued. Default 2 seconds. */
-  readonly drainTimeout?: Duration.DurationInput
+  readonly drainTimeout?: Duration.Input
 }
 
 interface Queued {
@@ -116,12 +115,8 @@ const make = (options: AuditLogOptions) =>
     let failing = false
     let lost = 0
 
-    const ignoreMissing = <A>(effect: Effect.Effect<A, unknown>) =>
-      Effect.catchAll(effect, (e) =>
-        typeof e === "object" && e !== null && "reason" in e && e.reason === "NotFound"
-          ? Effect.void
-          : Effect.fail(e)
-      )
+    const ignoreMissing = <A>(effect: Effect.Effect<A, PlatformError.PlatformError>) =>
+      Effect.catch(effect, (e) => (e.reason._tag === "NotFound" ? Effect.void : Effect.fail(e)))
 
     const currentSize = Effect.gen(function* () {
       yield* fs.makeDirectory(dirname(path), { recursive: true, mode: 0o700 })
@@ -199,22 +194,30 @@ const make = (options: AuditLogOptions) =>
 
     const writer = Effect.forever(
       Effect.uninterruptibleMask((restore) =>
-        restore(Queue.takeBetween(queue, 1, 256)).pipe(
-          Effect.flatMap((batch) => writeBatch(Chunk.toReadonlyArray(batch)))
-        )
+        restore(Queue.takeBetween(queue, 1, 256)).pipe(Effect.flatMap((batch) => writeBatch(batch)))
       )
     )
-    const fiber = yield* Effect.forkDaemon(writer)
+    const fiber = yield* Effect.forkDetach(writer)
+
+    const drain = Effect.gen(function* () {
+      yield* Fiber.interrupt(fiber)
+      // What is queued now, without waiting for more (takeAll would wait for one entry).
+      const rest = yield* Queue.clear(queue)
+      if (rest.length > 0 || dropped > 0) yield* writeBatch(rest)
+    })
 
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
-        yield* Fiber.interruptFork(fiber)
-        yield* Fiber.await(fiber)
-        const rest = yield* Queue.takeAll(queue)
-        if (Chunk.size(rest) > 0 || dropped > 0) yield* writeBatch(Chunk.toReadonlyArray(rest))
+        // On its own fiber, so that the time bound returns at once even if the drain cannot be
+        // cut short; it is then interrupted in the background.
+        const draining = yield* Effect.forkDetach(drain)
+        yield* Fiber.await(draining).pipe(
+          Effect.timeoutOrElse({
+            duration: options.drainTimeout ?? "2 seconds",
+            orElse: () => Effect.forkDetach(Fiber.interrupt(draining))
+          })
+        )
       }).pipe(
-        Effect.disconnect,
-        Effect.timeout(options.drainTimeout ?? "2 seconds"),
         // Finalizers run uninterruptibly; the time bound can only cut the drain off if it may interrupt.
         Effect.interruptible,
         Effect.ignore
@@ -225,9 +228,11 @@ const make = (options: AuditLogOptions) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         Queue.offer(queue, { event, time: new Date(millis).toISOString() })
       ).pipe(
-        Effect.tap((accepted) => {
-          if (!accepted) dropped++
-        }),
+        Effect.tap((accepted) =>
+          Effect.sync(() => {
+            if (!accepted) dropped++
+          })
+        ),
         Effect.asVoid
       )
 
@@ -236,7 +241,7 @@ const make = (options: AuditLogOptions) =>
 
 /** The file-backed audit log. Needs a FileSystem; building it touches no file. */
 export const AuditLogLive = (options: AuditLogOptions): Layer.Layer<AuditLog, never, FileSystem.FileSystem> =>
-  Layer.scoped(AuditLog, make(options))
+  Layer.effect(AuditLog, make(options))
 
 /** Audit switched off: `record` does nothing. */
 export const AuditLogDisabled: Layer.Layer<AuditLog> = Layer.succeed(

@@ -67,7 +67,7 @@ const tmuxPart = Effect.gen(function* () {
 })
 
 /** The enabled backends, routed, with the session policy applied once on top. */
-const Routed = Layer.scopedContext(
+const Routed = Layer.effectContext(
   Effect.gen(function* () {
     const { settings, backends } = yield* AppConfig
     const parts: Array<BackendPart> = []

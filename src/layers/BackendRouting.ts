@@ -4,7 +4,7 @@
  * there; every other call goes to the one backend that owns the id's form and never falls through
  * to another. A backend that is absent contributes nothing; one that fails, its own errors only.
  */
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { fail, sessionNotFound, type TermPilotError } from "../services/Errors.js"
 import type { PromptTracker } from "../services/PromptTracker.js"
 import {
@@ -15,8 +15,8 @@ import {
   type UnavailableSource
 } from "../services/Terminal.js"
 
-type TerminalShape = Terminal["Type"]
-type TrackerShape = PromptTracker["Type"]
+type TerminalShape = Terminal["Service"]
+type TrackerShape = PromptTracker["Service"]
 
 export interface BackendPart {
   readonly name: SessionInfo["backend"]
@@ -54,23 +54,23 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
   const listing = Effect.gen(function* () {
     const here = yield* presentParts(parts)
     if (here.length === 0) return yield* nothingThere(parts)
-    const lists = yield* Effect.forEach(here, (part) => Effect.either(listingOf(part.terminal)), {
+    const lists = yield* Effect.forEach(here, (part) => Effect.result(listingOf(part.terminal)), {
       concurrency: "unbounded"
     })
     const sessions: Array<SessionInfo> = []
     const unavailable: Array<UnavailableSource> = []
     const errors: Array<TermPilotError> = []
     lists.forEach((list, i) => {
-      if (list._tag === "Right") {
-        sessions.push(...list.right.sessions)
-        unavailable.push(...list.right.unavailable)
+      if (Result.isSuccess(list)) {
+        sessions.push(...list.success.sessions)
+        unavailable.push(...list.success.unavailable)
       } else {
-        errors.push(list.left)
+        errors.push(list.failure)
         unavailable.push({
           backend: here[i]!.name,
           host: null,
-          error_code: list.left.code,
-          message: list.left.message
+          error_code: list.failure.code,
+          message: list.failure.message
         })
       }
     })
@@ -88,9 +88,9 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     if (here.length === 0) return yield* nothingThere(parts)
     let firstError: TermPilotError | undefined
     for (const part of here) {
-      const current = yield* Effect.either(part.terminal.currentSession)
-      if (current._tag === "Right") return current.right
-      firstError ??= current.left
+      const current = yield* Effect.result(part.terminal.currentSession)
+      if (Result.isSuccess(current)) return current.success
+      firstError ??= current.failure
     }
     return yield* firstError ?? fail("no_current_session", "No terminal has a current session.")
   })

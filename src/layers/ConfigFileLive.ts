@@ -1,10 +1,9 @@
 /**
- * Loading the optional config file through @effect/platform's FileSystem: the first candidate path
+ * Loading the optional config file through Effect's FileSystem: the first candidate path
  * that exists is decoded; no file at all means the defaults; a file that cannot be read or decoded
  * is a ConfigFileError naming it (never silently ignored).
  */
-import { FileSystem } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, FileSystem, Option } from "effect"
 import {
   ConfigFileError,
   DEFAULT_CONFIG,
@@ -22,7 +21,7 @@ const readIfPresent = (fs: FileSystem.FileSystem, path: string) =>
   fs.readFileString(path).pipe(
     Effect.map(Option.some),
     Effect.catchIf(
-      (error) => error._tag === "SystemError" && error.reason === "NotFound",
+      (error) => error.reason._tag === "NotFound",
       () => Effect.succeedNone
     ),
     Effect.mapError(
@@ -36,7 +35,7 @@ export const loadConfigFile = Effect.fn("ConfigFile.load")(function* (candidates
   for (const path of candidates) {
     const text = yield* readIfPresent(fs, path)
     if (Option.isSome(text)) {
-      const config = yield* decodeConfigText(text.value, path)
+      const config = yield* Effect.fromResult(decodeConfigText(text.value, path))
       return { config, path } satisfies LoadedConfigFile
     }
   }

@@ -1,12 +1,15 @@
 /**
  * Logging for every TermPilot process: stdout may carry JSON-RPC, so every log line goes to
- * stderr. Replaces Effect's default logger (console.log) and drops the pretty logger that
- * `runMain` installs.
+ * stderr. Replaces Effect's default logger (console.log) with logfmt on console.error, keeping
+ * only the tracer logger (span events) beside it.
  */
 import { Layer, Logger } from "effect"
 
-/** Log lines as logfmt on stderr; neither Effect's default nor runMain's pretty logger survives. */
+/**
+ * Log lines as logfmt on stderr; Effect's default logger does not survive (the built-in loggers
+ * that honour LogToStderr would write to stderr too, should any be provided inside).
+ */
 export const StderrLogging: Layer.Layer<never> = Layer.mergeAll(
-  Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)),
-  Logger.remove(Logger.prettyLoggerDefault)
+  Logger.layer([Logger.withConsoleError(Logger.formatLogFmt), Logger.tracerLogger]),
+  Layer.succeed(Logger.LogToStderr, true)
 )

@@ -4,7 +4,7 @@
  * (ToolSettings), and the audit trail, on the Node platform. Logging is provided once, around the
  * whole program, by the bin entry (see Logging.ts).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../services/AppConfig.js"
 import { ToolSettings } from "../services/ToolSettings.js"
@@ -21,7 +21,7 @@ const ToolSettingsLive = Layer.effect(
   }))
 )
 
-const AuditFromConfig = Layer.unwrapEffect(
+const AuditFromConfig = Layer.unwrap(
   Effect.map(AppConfig, ({ settings, auditPath }) =>
     auditLogLayer({
       enabled: settings.audit.enabled,
@@ -36,11 +36,11 @@ const AuditFromConfig = Layer.unwrapEffect(
 export const mainLayerWith = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Layer.mergeAll(BackendLive, ToolSettingsLive, AuditFromConfig).pipe(
     Layer.provideMerge(config),
-    Layer.provide(NodeContext.layer)
+    Layer.provide(NodeServices.layer)
   )
 
 /** Everything `termpilot` serves with; `options` carries what the command line forces. */
 export const mainLive = (options: AppConfigOptions = {}) =>
-  mainLayerWith(appConfigLayer(options).pipe(Layer.provide(NodeContext.layer)))
+  mainLayerWith(appConfigLayer(options).pipe(Layer.provide(NodeServices.layer)))
 
 export const MainLive = mainLive()

@@ -9,7 +9,7 @@ import { makeSessionPolicy, type PolicyConfig, type PolicySubject } from "../dom
 import { fail, sessionNotFound } from "../services/Errors.js"
 import type { CursorPosition, ReadBounds, SessionInfo, Terminal } from "../services/Terminal.js"
 
-type TerminalShape = Terminal["Type"]
+type TerminalShape = Terminal["Service"]
 
 /** What the policy (and the approval policy's protected sessions) look at in a session. */
 export const subject = (s: SessionInfo): PolicySubject => ({
@@ -65,19 +65,19 @@ export const withSessionPolicy = (
     ),
     getSession: visible,
     sessionLabels: (sessionId: string) =>
-      Effect.zipRight(visible(sessionId), terminal.sessionLabels(sessionId)),
+      Effect.andThen(visible(sessionId), terminal.sessionLabels(sessionId)),
     read: (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
-      Effect.zipRight(visible(sessionId), terminal.read(sessionId, bounds, since)),
-    readiness: (sessionId: string) => Effect.zipRight(visible(sessionId), terminal.readiness(sessionId)),
+      Effect.andThen(visible(sessionId), terminal.read(sessionId, bounds, since)),
+    readiness: (sessionId: string) => Effect.andThen(visible(sessionId), terminal.readiness(sessionId)),
     submit: (sessionId: string, command: string) =>
-      Effect.zipRight(actionable(sessionId), terminal.submit(sessionId, command)),
+      Effect.andThen(actionable(sessionId), terminal.submit(sessionId, command)),
     commandOutput: (sessionId: string, promptId: string, bounds: ReadBounds) =>
-      Effect.zipRight(visible(sessionId), terminal.commandOutput(sessionId, promptId, bounds)),
+      Effect.andThen(visible(sessionId), terminal.commandOutput(sessionId, promptId, bounds)),
     outputLineCount: (sessionId: string, promptId: string) =>
-      Effect.zipRight(visible(sessionId), terminal.outputLineCount(sessionId, promptId)),
+      Effect.andThen(visible(sessionId), terminal.outputLineCount(sessionId, promptId)),
     interrupt: (sessionId: string, promptId: string) =>
-      Effect.zipRight(actionable(sessionId), terminal.interrupt(sessionId, promptId)),
+      Effect.andThen(actionable(sessionId), terminal.interrupt(sessionId, promptId)),
     sendKeys: (sessionId: string, bytes: string) =>
-      Effect.zipRight(actionable(sessionId), terminal.sendKeys(sessionId, bytes))
+      Effect.andThen(actionable(sessionId), terminal.sendKeys(sessionId, bytes))
   }
 }

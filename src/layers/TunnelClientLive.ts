@@ -1,22 +1,23 @@
 /**
- * TunnelClientLive — runs the real `tunnel-client` through @effect/platform's Command: resolves
+ * TunnelClientLive — runs the real `tunnel-client` through Effect's ChildProcess: resolves
  * the executable (explicit path or PATH), builds the exact documented argv, bounds every call with
  * a timeout (SIGTERM, then SIGKILL), and decodes stdout JSON even when the exit code is non-zero.
  */
-import { Command, CommandExecutor, FileSystem, Path } from "@effect/platform"
 import {
   Config,
   Duration,
   Effect,
-  Either,
   Fiber,
+  FileSystem,
   Layer,
   Option,
-  ParseResult,
+  Path,
   Ref,
+  Result,
   Schema,
   Stream
 } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import {
   type ConnectRequest,
   RuntimePayload,
@@ -26,10 +27,10 @@ import {
 } from "../services/TunnelClient.js"
 
 export interface TunnelClientTimeouts {
-  readonly version: Duration.DurationInput
-  readonly status: Duration.DurationInput
-  readonly connect: Duration.DurationInput
-  readonly stop: Duration.DurationInput
+  readonly version: Duration.Input
+  readonly status: Duration.Input
+  readonly connect: Duration.Input
+  readonly stop: Duration.Input
 }
 
 export interface TunnelClientSettings {
@@ -62,9 +63,9 @@ const failure = (reason: TunnelClientFailure, detail: string, extra: Partial<Tun
   new TunnelClientError({ reason, detail, ...extra })
 
 const envOr = (name: string) =>
-  Config.string(name).pipe(
+  Config.String(name).pipe(
     Config.withDefault(""),
-    Effect.catchAll(() => Effect.succeed(""))
+    Effect.catch(() => Effect.succeed(""))
   )
 
 /** First meaningful line(s) of a text stream, bounded, for messages. */
@@ -76,40 +77,40 @@ const summarize = (text: string): string => {
 const nonEmpty = (value: string | null | undefined): value is string =>
   typeof value === "string" && value.trim() !== ""
 
-const decodePayload = Schema.decodeUnknownEither(RuntimePayload, { onExcessProperty: "ignore" })
+const decodePayload = Schema.decodeUnknownResult(RuntimePayload, { onExcessProperty: "ignore" })
 
 /** Either the decoded payload or what was wrong with stdout. */
-const parsePayload = (stdout: string): Either.Either<RuntimePayload, string> => {
+const parsePayload = (stdout: string): Result.Result<RuntimePayload, string> => {
   const text = stdout.trim()
-  if (text === "") return Either.left("no output")
+  if (text === "") return Result.fail("no output")
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    return Either.left("output that is not JSON")
+    return Result.fail("output that is not JSON")
   }
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    return Either.left("JSON that is not an object")
+    return Result.fail("JSON that is not an object")
   }
-  return Either.mapLeft(
+  return Result.mapError(
     decodePayload(json),
-    (error) => `a payload of an unexpected shape (${ParseResult.TreeFormatter.formatErrorSync(error)})`
+    (error) => `a payload of an unexpected shape (${error.message})`
   )
 }
 
 const interpretJson = (what: string, done: Completed): Effect.Effect<RuntimePayload, TunnelClientError> => {
   const parsed = parsePayload(done.stdout)
   if (done.exitCode === 0) {
-    return Either.match(parsed, {
-      onRight: Effect.succeed,
-      onLeft: (problem) =>
+    return Result.match(parsed, {
+      onSuccess: Effect.succeed,
+      onFailure: (problem) =>
         Effect.fail(
           failure("bad_output", `tunnel-client ${what} exited 0 but printed ${problem}.`, { exitCode: 0 })
         )
     })
   }
-  if (Either.isRight(parsed)) {
-    const payload = parsed.right
+  if (Result.isSuccess(parsed)) {
+    const payload = parsed.success
     const said = [payload.error, payload.remote_error, payload.stop_error].find(nonEmpty)
     return Effect.fail(
       failure(
@@ -133,7 +134,7 @@ const interpretJson = (what: string, done: Completed): Effect.Effect<RuntimePayl
 
 export const makeTunnelClient = (settings: TunnelClientSettings) =>
   Effect.gen(function* () {
-    const executor = yield* CommandExecutor.CommandExecutor
+    const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
 
@@ -185,14 +186,14 @@ export const makeTunnelClient = (settings: TunnelClientSettings) =>
         Effect.ignore
       )
 
-    const run = (args: ReadonlyArray<string>, timeout: Duration.DurationInput) =>
+    const run = (args: ReadonlyArray<string>, timeout: Duration.Input) =>
       Effect.gen(function* () {
         const bin = yield* executable
-        const command = Command.make(bin, ...args).pipe(Command.stdin(Stream.empty))
+        const command = ChildProcess.make(bin, [...args], { stdin: Stream.empty })
         return yield* Effect.scoped(
           Effect.gen(function* () {
-            const proc = yield* executor
-              .start(command)
+            const proc = yield* spawner
+              .spawn(command)
               .pipe(
                 Effect.mapError((cause) =>
                   failure("failed_to_start", `Could not start ${bin}: ${cause.message}`, { cause })
@@ -201,7 +202,7 @@ export const makeTunnelClient = (settings: TunnelClientSettings) =>
             const stdout = yield* Ref.make("")
             const stderr = yield* Ref.make("")
             const collect = Effect.gen(function* () {
-              const readers = yield* Effect.fork(
+              const readers = yield* Effect.forkChild(
                 Effect.all([drainInto(proc.stdout, stdout), drainInto(proc.stderr, stderr)], {
                   concurrency: 2
                 })
@@ -213,22 +214,27 @@ export const makeTunnelClient = (settings: TunnelClientSettings) =>
                   })
                 )
               )
+              // Exited 0: what it left running (the runtime `runtimes connect` starts) stays. Without
+              // this, closing the scope would signal the process group of an exited child.
+              if (exitCode === 0) yield* Effect.ignore(proc.unref)
               yield* Fiber.join(readers).pipe(Effect.timeout(DRAIN_GRACE), Effect.ignore)
               return { exitCode, stdout: yield* Ref.get(stdout), stderr: yield* Ref.get(stderr) }
             })
-            const terminate = proc.kill("SIGTERM").pipe(
+            const terminate = proc.kill({ killSignal: "SIGTERM" }).pipe(
               Effect.timeout(KILL_GRACE),
-              Effect.catchAll(() => proc.kill("SIGKILL").pipe(Effect.timeout(KILL_GRACE))),
+              Effect.catch(() => proc.kill({ killSignal: "SIGKILL" }).pipe(Effect.timeout(KILL_GRACE))),
               Effect.ignore
             )
             return yield* collect.pipe(
-              Effect.timeoutFail({
+              Effect.timeoutOrElse({
                 duration: timeout,
-                onTimeout: () =>
-                  failure(
-                    "timeout",
-                    `tunnel-client ${args.slice(0, 3).join(" ")} did not answer within ` +
-                      `${Duration.format(Duration.decode(timeout))}; it was stopped.`
+                orElse: () =>
+                  Effect.fail(
+                    failure(
+                      "timeout",
+                      `tunnel-client ${args.slice(0, 3).join(" ")} did not answer within ` +
+                        `${Duration.format(Duration.fromInputUnsafe(timeout))}; it was stopped.`
+                    )
                   )
               }),
               Effect.tapErrorTag("TunnelClientError", (error) =>
@@ -239,7 +245,7 @@ export const makeTunnelClient = (settings: TunnelClientSettings) =>
         )
       })
 
-    const runtimes = (what: string, args: ReadonlyArray<string>, timeout: Duration.DurationInput) =>
+    const runtimes = (what: string, args: ReadonlyArray<string>, timeout: Duration.Input) =>
       run(["runtimes", "--json", ...args], timeout).pipe(Effect.flatMap((done) => interpretJson(what, done)))
 
     const version = run(["--version"], settings.timeouts.version).pipe(
@@ -289,6 +295,6 @@ export const makeTunnelClient = (settings: TunnelClientSettings) =>
     })
   })
 
-/** The live layer; needs CommandExecutor, FileSystem and Path (NodeContext.layer). */
+/** The live layer; needs ChildProcessSpawner, FileSystem and Path (NodeServices.layer). */
 export const TunnelClientLive = (settings: TunnelClientSettings) =>
   Layer.effect(TunnelClient, makeTunnelClient(settings))

@@ -40,7 +40,7 @@ export interface TmuxSettings {
   readonly sshConfig?: string | null
 }
 
-export class AppConfig extends Context.Tag("termpilot/AppConfig")<
+export class AppConfig extends Context.Service<
   AppConfig,
   {
     readonly iterm2: Iterm2Settings
@@ -58,4 +58,4 @@ export class AppConfig extends Context.Tag("termpilot/AppConfig")<
     /** Where the audit trail is written (resolved), or undefined when no path can be formed. */
     readonly auditPath: string | undefined
   }
->() {}
+>()("termpilot/AppConfig") {}

@@ -14,7 +14,7 @@ export class ElicitationFailed extends Data.TaggedError("ElicitationFailed")<{
   readonly detail: string
 }> {}
 
-export class Approver extends Context.Tag("termpilot/Approver")<
+export class Approver extends Context.Service<
   Approver,
   {
     /** The client's name (from `initialize`), for the audit trail; null when it gave none. */
@@ -27,4 +27,4 @@ export class Approver extends Context.Tag("termpilot/Approver")<
      */
     readonly ask: (message: string) => Effect.Effect<ApprovalAnswer, ElicitationFailed>
   }
->() {}
+>()("termpilot/Approver") {}

@@ -11,22 +11,22 @@ import { type CommandResult, type InterruptResult, InterruptStatus } from "./Com
  * as returned; "json_text" — for reads without terminal text (list_sessions, get_current_session),
  * the result's JSON text block exactly as sent (the second `content` block of the CallToolResult).
  */
-export const ReadDigestOf = Schema.Literal("content", "json_text")
+export const ReadDigestOf = Schema.Literals(["content", "json_text"])
 export type ReadDigestOf = typeof ReadDigestOf.Type
 
 /** The tools whose calls the trail records as commands (with the command's result). */
-export const CommandTool = Schema.Literal("run_command", "get_command_result", "interrupt_command")
+export const CommandTool = Schema.Literals(["run_command", "get_command_result", "interrupt_command"])
 export type CommandTool = typeof CommandTool.Type
 
 /** How an approval the person was asked for ended (or why it could not be asked). */
-export const ApprovalOutcome = Schema.Literal(
+export const ApprovalOutcome = Schema.Literals([
   "accepted",
   "declined",
   "dismissed",
   "timed_out",
   "unavailable",
   "call_cancelled"
-)
+])
 export type ApprovalOutcome = typeof ApprovalOutcome.Type
 
 /** One approval TermPilot asked for (or needed and could not ask), before the call it belongs to. */
@@ -116,15 +116,15 @@ export const CommandAuditLine = Schema.Struct({
   sent: Schema.Boolean,
   /** interrupt_command only: whether this call sent the interrupt (one ETX). */
   interrupt_sent: Schema.optional(Schema.Boolean),
-  exit_code: Schema.NullOr(Schema.Number),
+  exit_code: Schema.NullOr(Schema.Finite),
   /** The status of what carried the command's shell (ssh) when that shell went away (session_lost); else null. */
-  transport_exit_code: Schema.NullOr(Schema.Number),
+  transport_exit_code: Schema.NullOr(Schema.Finite),
   error_code: Schema.NullOr(Schema.String),
   /** Code points of the returned `output`, exactly as returned; null when no output was returned. */
-  output_chars: Schema.NullOr(Schema.Number),
+  output_chars: Schema.NullOr(Schema.Finite),
   /** Hex SHA-256 of the returned output's UTF-8 bytes; null when no output was returned. */
   output_sha256: Schema.NullOr(Schema.String),
-  duration_ms: Schema.NullOr(Schema.Number)
+  duration_ms: Schema.NullOr(Schema.Finite)
 })
 
 /** A written line for a read tool: what the model saw, by size and digest. */
@@ -135,7 +135,7 @@ export const ReadAuditLine = Schema.Struct({
   /** What returned_chars and returned_sha256 are of (see ReadDigestOf). */
   digest_of: ReadDigestOf,
   /** Code points of that text. */
-  returned_chars: Schema.Number,
+  returned_chars: Schema.Finite,
   /** Hex SHA-256 of that text's UTF-8 bytes. */
   returned_sha256: Schema.String
 })
@@ -150,7 +150,7 @@ export const ApprovalAuditLine = Schema.Struct({
   reason: Schema.String,
   outcome: ApprovalOutcome,
   client: Schema.NullOr(Schema.String),
-  waited_ms: Schema.Number
+  waited_ms: Schema.Finite
 })
 
 /** A written line for send_keys: what was typed, in readable form. */
@@ -167,19 +167,19 @@ export const KeysAuditLine = Schema.Struct({
 export const DroppedAuditLine = Schema.Struct({
   ...Common,
   kind: Schema.Literal("dropped"),
-  count: Schema.Number
+  count: Schema.Finite
 })
 
-export const AuditLine = Schema.Union(
+export const AuditLine = Schema.Union([
   CommandAuditLine,
   ReadAuditLine,
   ApprovalAuditLine,
   KeysAuditLine,
   DroppedAuditLine
-)
+])
 export type AuditLine = typeof AuditLine.Type
 
-export class AuditLog extends Context.Tag("termpilot/AuditLog")<
+export class AuditLog extends Context.Service<
   AuditLog,
   {
     /**
@@ -188,4 +188,4 @@ export class AuditLog extends Context.Tag("termpilot/AuditLog")<
      */
     readonly record: (event: AuditEvent) => Effect.Effect<void>
   }
->() {}
+>()("termpilot/AuditLog") {}

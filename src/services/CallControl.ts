@@ -23,7 +23,7 @@ export interface ProgressReport {
   readonly message?: string
 }
 
-export class CallControl extends Context.Tag("termpilot/CallControl")<
+export class CallControl extends Context.Service<
   CallControl,
   {
     /** Completes when the client cancelled this call; never otherwise. */
@@ -33,4 +33,4 @@ export class CallControl extends Context.Tag("termpilot/CallControl")<
     /** Send one progress notification; a no-op without a progressToken. Never fails. */
     readonly progress: (report: ProgressReport) => Effect.Effect<void>
   }
->() {}
+>()("termpilot/CallControl") {}

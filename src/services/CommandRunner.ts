@@ -5,14 +5,14 @@
 import { Context, type Effect, Schema } from "effect"
 import { ErrorCode, type TermPilotError } from "./Errors.js"
 
-export const CommandStatus = Schema.Literal(
+export const CommandStatus = Schema.Literals([
   "completed",
   "timed_out",
   "submitted",
   "rejected",
   "session_lost",
   "error"
-)
+])
 export type CommandStatus = typeof CommandStatus.Type
 
 /**
@@ -28,8 +28,8 @@ export const CommandResult = Schema.Struct({
   command: Schema.String,
   status: CommandStatus,
   sent: Schema.Boolean,
-  exit_code: Schema.NullOr(Schema.Number),
-  transport_exit_code: Schema.NullOr(Schema.Number).annotations({
+  exit_code: Schema.NullOr(Schema.Finite),
+  transport_exit_code: Schema.NullOr(Schema.Finite).annotate({
     description:
       "When the shell the command ran in went away before it finished (error_code session_lost): the exit " +
       "status of what carried that shell (ssh, a container exec, a nested shell), as the enclosing shell " +
@@ -37,15 +37,15 @@ export const CommandResult = Schema.Struct({
   }),
   output: Schema.NullOr(Schema.String),
   truncated: Schema.Boolean,
-  output_line_count: Schema.Number,
-  total_output_lines: Schema.NullOr(Schema.Number).annotations({
+  output_line_count: Schema.Finite,
+  total_output_lines: Schema.NullOr(Schema.Finite).annotate({
     description:
       "How many lines the command printed in all, also those left out of `output` (only its tail is kept); " +
       "null without output, or when the terminal cannot tell."
   }),
   started_at: Schema.String,
   finished_at: Schema.NullOr(Schema.String),
-  duration_ms: Schema.NullOr(Schema.Number),
+  duration_ms: Schema.NullOr(Schema.Finite),
   error_code: Schema.NullOr(ErrorCode),
   message: Schema.NullOr(Schema.String)
 })
@@ -56,7 +56,7 @@ export type CommandResult = typeof CommandResult.Type
  * output so far) with `still_running` when it did not end within the wait, and whether the
  * interrupt (one ETX) was sent by this call.
  */
-export const InterruptStatus = Schema.Literal(...CommandStatus.literals, "still_running")
+export const InterruptStatus = Schema.Literals([...CommandStatus.literals, "still_running"])
 export type InterruptStatus = typeof InterruptStatus.Type
 
 export const InterruptResult = Schema.Struct({
@@ -76,7 +76,7 @@ export interface RunRequest {
   readonly maxOutputLines: number
 }
 
-export class CommandRunner extends Context.Tag("termpilot/CommandRunner")<
+export class CommandRunner extends Context.Service<
   CommandRunner,
   {
     /**
@@ -101,4 +101,4 @@ export class CommandRunner extends Context.Tag("termpilot/CommandRunner")<
       waitSeconds: number
     ) => Effect.Effect<InterruptResult, TermPilotError>
   }
->() {}
+>()("termpilot/CommandRunner") {}

@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 
 /** The stable, documented error codes (specs/errors.md). Never rename one. */
-export const ErrorCode = Schema.Literal(
+export const ErrorCode = Schema.Literals([
   "invalid_request",
   "iterm2_unavailable",
   "tmux_unavailable",
@@ -29,14 +29,14 @@ export const ErrorCode = Schema.Literal(
   "approval_timed_out",
   "approval_unavailable",
   "internal_error"
-)
+])
 export type ErrorCode = typeof ErrorCode.Type
 
 /** An expected failure with a stable code and a message a person can act on. */
 export class TermPilotError extends Schema.TaggedError<TermPilotError>()("TermPilotError", {
   code: ErrorCode,
   message: Schema.String,
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optional(Schema.Defect())
 }) {}
 
 export const fail = (code: ErrorCode, message: string, cause?: unknown) =>

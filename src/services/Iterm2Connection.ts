@@ -7,21 +7,21 @@
 import { Context, type Effect, type Exit, type Queue, Schema, type Scope } from "effect"
 import type { ClientRequest, Notification, ServerResponse } from "./Iterm2Messages.js"
 
-export const Iterm2FailureReason = Schema.Literal(
+export const Iterm2FailureReason = Schema.Literals([
   "not_running",
   "api_disabled",
   "auth_denied",
   "disconnected",
   "timeout",
   "protocol"
-)
+])
 export type Iterm2FailureReason = typeof Iterm2FailureReason.Type
 
 /** Why iTerm2 could not be reached or did not answer, with a message a person can act on. */
 export class Iterm2Error extends Schema.TaggedError<Iterm2Error>()("Iterm2Error", {
   reason: Iterm2FailureReason,
   message: Schema.String,
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optional(Schema.Defect())
 }) {}
 
 /** What a notification subscriber receives: a notification, or word that the connection dropped. */
@@ -29,7 +29,7 @@ export type Iterm2Event =
   | { readonly _tag: "Notification"; readonly notification: Notification }
   | { readonly _tag: "Disconnected" }
 
-export class Iterm2Connection extends Context.Tag("termpilot/Iterm2Connection")<
+export class Iterm2Connection extends Context.Service<
   Iterm2Connection,
   {
     /**
@@ -63,4 +63,4 @@ export class Iterm2Connection extends Context.Tag("termpilot/Iterm2Connection")<
     /** `[major, minor]` from X-iTerm2-Protocol-Version at the last handshake (connects if needed). */
     readonly protocolVersion: Effect.Effect<readonly [number, number], Iterm2Error>
   }
->() {}
+>()("termpilot/Iterm2Connection") {}

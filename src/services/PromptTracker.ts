@@ -30,7 +30,7 @@ export type PromptEvent = (
   readonly seq?: number
 }
 
-export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
+export class PromptTracker extends Context.Service<
   PromptTracker,
   {
     /**
@@ -41,4 +41,4 @@ export class PromptTracker extends Context.Tag("termpilot/PromptTracker")<
       sessionId: string
     ) => Effect.Effect<Queue.Dequeue<PromptEvent>, TermPilotError, Scope.Scope>
   }
->() {}
+>()("termpilot/PromptTracker") {}

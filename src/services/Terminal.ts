@@ -6,23 +6,23 @@
 import { Context, Effect, Schema } from "effect"
 import type { TermPilotError } from "./Errors.js"
 
-export const Readiness = Schema.Literal(
+export const Readiness = Schema.Literals([
   "ready",
   "busy",
   "input_pending",
   "interactive",
   "shell_integration_required",
   "unknown"
-)
+])
 export type Readiness = typeof Readiness.Type
 
 /** One session as the tools report it. Every key is always present; unknown values are null. */
 export const SessionInfo = Schema.Struct({
   session_id: Schema.String,
-  backend: Schema.Literal("iterm2", "tmux"),
+  backend: Schema.Literals(["iterm2", "tmux"]),
   window_id: Schema.NullOr(Schema.String),
   tab_id: Schema.NullOr(Schema.String),
-  window_number: Schema.NullOr(Schema.Number),
+  window_number: Schema.NullOr(Schema.Finite),
   window_title: Schema.NullOr(Schema.String),
   tab_title: Schema.NullOr(Schema.String),
   session_title: Schema.NullOr(Schema.String),
@@ -111,7 +111,7 @@ export interface Submission {
  * whose tmux TermPilot reaches over ssh. The sessions of the sources that answered are listed.
  */
 export const UnavailableSource = Schema.Struct({
-  backend: Schema.Literal("iterm2", "tmux"),
+  backend: Schema.Literals(["iterm2", "tmux"]),
   host: Schema.NullOr(Schema.String),
   error_code: Schema.String,
   message: Schema.String
@@ -128,7 +128,7 @@ export interface SessionListing {
 export const labelsOfSession = (s: SessionInfo): ReadonlyArray<string> =>
   [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)
 
-export class Terminal extends Context.Tag("termpilot/Terminal")<
+export class Terminal extends Context.Service<
   Terminal,
   {
     /** Every session of every window, tab, split pane (and buried sessions). */
@@ -212,8 +212,8 @@ export class Terminal extends Context.Tag("termpilot/Terminal")<
      */
     readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, TermPilotError>
   }
->() {}
+>()("termpilot/Terminal") {}
 
 /** A backend's listing, naming the sources that did not answer when it can. */
-export const listingOf = (terminal: Terminal["Type"]): Effect.Effect<SessionListing, TermPilotError> =>
+export const listingOf = (terminal: Terminal["Service"]): Effect.Effect<SessionListing, TermPilotError> =>
   terminal.listing ?? Effect.map(terminal.listSessions, (sessions) => ({ sessions, unavailable: [] }))

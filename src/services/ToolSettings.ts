@@ -23,7 +23,9 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettingsShape = {
   deadlineMs: DEFAULT_TOOL_DEADLINE_MS
 }
 
-export class ToolSettings extends Context.Tag("termpilot/ToolSettings")<ToolSettings, ToolSettingsShape>() {}
+export class ToolSettings extends Context.Service<ToolSettings, ToolSettingsShape>()(
+  "termpilot/ToolSettings"
+) {}
 
 /** The ToolSettings in force: the provided ones, or the defaults. */
 export const currentToolSettings: Effect.Effect<ToolSettingsShape> = Effect.map(

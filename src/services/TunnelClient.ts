@@ -11,10 +11,10 @@ const OptionalString = Schema.optional(Schema.NullOr(Schema.String))
 const OptionalBoolean = Schema.optional(Schema.NullOr(Schema.Boolean))
 
 /** One suggested repair: tunnel-client prints `{ id, command, reason }`; a bare string is tolerated. */
-export const RepairAction = Schema.Union(
+export const RepairAction = Schema.Union([
   Schema.Struct({ id: OptionalString, command: OptionalString, reason: OptionalString }),
   Schema.String
-)
+])
 export type RepairAction = typeof RepairAction.Type
 
 /**
@@ -42,7 +42,7 @@ export const RuntimePayload = Schema.Struct({
 })
 export type RuntimePayload = typeof RuntimePayload.Type
 
-export const TunnelClientFailure = Schema.Literal(
+export const TunnelClientFailure = Schema.Literals([
   /** No executable at the given path or on PATH. */
   "not_found",
   /** The executable exists but could not be spawned. */
@@ -53,7 +53,7 @@ export const TunnelClientFailure = Schema.Literal(
   "bad_output",
   /** Non-zero exit; `payload` holds its JSON answer when it printed one. */
   "exited_nonzero"
-)
+])
 export type TunnelClientFailure = typeof TunnelClientFailure.Type
 
 export class TunnelClientError extends Schema.TaggedError<TunnelClientError>()("TunnelClientError", {
@@ -62,7 +62,7 @@ export class TunnelClientError extends Schema.TaggedError<TunnelClientError>()("
   detail: Schema.String,
   exitCode: Schema.optional(Schema.Number),
   payload: Schema.optional(RuntimePayload),
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optional(Schema.Defect())
 }) {
   override get message() {
     return this.detail
@@ -78,7 +78,7 @@ export interface ConnectRequest {
   readonly mcpCommand: string
 }
 
-export class TunnelClient extends Context.Tag("termpilot/TunnelClient")<
+export class TunnelClient extends Context.Service<
   TunnelClient,
   {
     /** Absolute path of the executable that will be run (explicit path, else PATH lookup). */
@@ -92,4 +92,4 @@ export class TunnelClient extends Context.Tag("termpilot/TunnelClient")<
     /** `runtimes --json stop A` (local runtime only; the remote tunnel is kept). */
     readonly stop: (alias: string) => Effect.Effect<RuntimePayload, TunnelClientError>
   }
->() {}
+>()("termpilot/TunnelClient") {}

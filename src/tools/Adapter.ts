@@ -5,7 +5,7 @@
  * call answers by its deadline (`deadline_exceeded`), whatever the backend is doing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Duration, Effect, Option, ParseResult, Schema } from "effect"
+import { Cause, Duration, Effect, Fiber, Option, Schema, SchemaIssue } from "effect"
 import { AuditEvent, AuditLog, CommandTool } from "../services/AuditLog.js"
 import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
@@ -31,19 +31,44 @@ export const errorResult = (code: ErrorCode, message: string): CallToolResult =>
 const fieldName = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0 ? "arguments" : path.map((key) => String(key)).join(".")
 
-/** One sentence for the first decoding issue, naming the field. */
-export const describeParseError = (error: ParseResult.ParseError): string => {
-  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
-  if (issue === undefined) return "arguments are invalid"
-  const field = fieldName(issue.path)
+/** The first issue in the tree (the one the formatter lists first), with the path to it. */
+const firstIssue = (
+  issue: SchemaIssue.Issue,
+  path: ReadonlyArray<PropertyKey>
+): { readonly issue: SchemaIssue.Issue; readonly path: ReadonlyArray<PropertyKey> } => {
   switch (issue._tag) {
-    case "Missing":
-      return `${field} is required`
-    case "Unexpected":
-      return issue.path.length === 0 ? "arguments must be an object" : `${field} ${NOT_A_KNOWN_ARGUMENT}`
+    case "Pointer":
+      return firstIssue(issue.issue, [...path, ...issue.path])
+    case "Filter":
+    case "Encoding":
+      return firstIssue(issue.issue, path)
+    case "Composite":
+      return firstIssue(issue.issues[0], path)
+    case "AnyOf": {
+      const [first] = issue.issues
+      return first === undefined ? { issue, path } : firstIssue(first, path)
+    }
     default:
-      if (issue.path.length === 0) return "arguments must be an object"
-      return issue.message === NOT_A_KNOWN_ARGUMENT ? `${field} ${NOT_A_KNOWN_ARGUMENT}` : issue.message
+      return { issue, path }
+  }
+}
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** One sentence for the first decoding issue, naming the field. */
+export const describeParseError = (error: Schema.SchemaError): string => {
+  const { issue, path } = firstIssue(error.issue, [])
+  const message = formatIssues(error.issue).issues[0]?.message
+  if (message === undefined) return "arguments are invalid"
+  const field = fieldName(path)
+  switch (issue._tag) {
+    case "MissingKey":
+      return `${field} is required`
+    case "UnexpectedKey":
+      return path.length === 0 ? "arguments must be an object" : `${field} ${NOT_A_KNOWN_ARGUMENT}`
+    default:
+      if (path.length === 0) return "arguments must be an object"
+      return message === NOT_A_KNOWN_ARGUMENT ? `${field} ${NOT_A_KNOWN_ARGUMENT}` : message
   }
 }
 
@@ -70,7 +95,7 @@ const auditEvent = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O,
   }
   if (tool.audit === "command") {
     const name = tool.name
-    if (!Schema.is(CommandTool)(name)) return Effect.dieMessage(`${name} is not a command tool`)
+    if (!Schema.is(CommandTool)(name)) return Effect.die(new Error(`${name} is not a command tool`))
     const result = output as unknown as CommandResult | InterruptResult
     return Effect.map(sessionLabels(result.session_id), (labels) => AuditEvent.command(name, result, labels))
   }
@@ -99,6 +124,17 @@ const recordAudit = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>, input: I, output: O
   )
 
 /**
+ * Effect 3's `Effect.disconnect`: `self` runs in a detached fiber, so interrupting the caller (the
+ * deadline's timeout) returns at once and only asks that fiber to stop, in the background.
+ */
+const disconnect = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(Effect.forkDetach(restore(self)), (fiber) =>
+      restore(Fiber.join(fiber)).pipe(Effect.onInterrupt(() => Effect.sync(() => fiber.interruptUnsafe())))
+    )
+  )
+
+/**
  * The handler, answered by the deadline: past it the call fails with `deadline_exceeded` at once and
  * the abandoned work is interrupted in the background (a backend request still in flight may take
  * until its own timeout to let go). Tools with `deadline: "self"` bound themselves.
@@ -111,10 +147,10 @@ const withinDeadline = <I, IE, O, OE>(
     ? handler
     : Effect.flatMap(currentToolSettings, ({ deadlineMs }) =>
         handler.pipe(
-          Effect.disconnect,
-          Effect.timeoutFail({
+          disconnect,
+          Effect.timeoutOrElse({
             duration: Duration.millis(deadlineMs),
-            onTimeout: () => deadlineExceeded(deadlineMs, "nothing was sent")
+            orElse: () => Effect.fail(deadlineExceeded(deadlineMs, "nothing was sent"))
           })
         )
       )
@@ -126,7 +162,7 @@ export const callTool = <I, IE, O, OE>(
   tool: Tool<I, IE, O, OE>,
   args: unknown
 ): Effect.Effect<CallToolResult, never, ToolServices> =>
-  Schema.decodeUnknown(
+  Schema.decodeUnknownEffect(
     tool.input,
     decodeOptions
   )(args ?? {}).pipe(
@@ -134,7 +170,7 @@ export const callTool = <I, IE, O, OE>(
     Effect.flatMap((input) =>
       withinDeadline(tool, tool.handler(input)).pipe(
         Effect.flatMap((output) =>
-          Schema.encode(tool.output)(output).pipe(
+          Schema.encodeEffect(tool.output)(output).pipe(
             Effect.orDie,
             Effect.flatMap((encoded) => {
               const jsonText = JSON.stringify(encoded)
@@ -153,7 +189,7 @@ export const callTool = <I, IE, O, OE>(
       )
     ),
     Effect.catchTag("TermPilotError", (error) => Effect.succeed(errorResult(error.code, error.message))),
-    Effect.catchAllCause((cause) =>
+    Effect.catchCause((cause) =>
       Effect.logError("tool call failed unexpectedly", Cause.pretty(cause)).pipe(
         Effect.annotateLogs("tool", tool.name),
         Effect.as(errorResult("internal_error", INTERNAL_ERROR_MESSAGE))

@@ -39,7 +39,7 @@ export const makeApprover = (
     readonly info: Implementation | undefined
   },
   extra: ApprovalExtra
-): Approver["Type"] =>
+): Approver["Service"] =>
   Approver.of({
     clientName: client.info?.name ?? null,
     supported: supportsFormElicitation(client.capabilities),

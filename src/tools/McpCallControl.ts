@@ -29,7 +29,7 @@ export const progressMessage = (report: ProgressReport): string => {
 }
 
 export interface McpCallControl {
-  readonly control: CallControl["Type"]
+  readonly control: CallControl["Service"]
   /** Drop every later report; the server calls it before it answers. */
   readonly close: () => void
 }
@@ -39,7 +39,7 @@ export const makeCallControl = (extra: CallExtra): McpCallControl => {
   let open = true
   let lastProgress = 0
 
-  const cancelled = Effect.async<void>((resume) => {
+  const cancelled = Effect.callback<void>((resume) => {
     const onAbort = () => resume(Effect.void)
     if (extra.signal.aborted) return onAbort()
     extra.signal.addEventListener("abort", onAbort, { once: true })
@@ -63,7 +63,7 @@ export const makeCallControl = (extra: CallExtra): McpCallControl => {
         Effect.tapError((error) => Effect.logDebug("progress notification not sent", error)),
         Effect.ignore,
         restore,
-        Effect.forkDaemon,
+        Effect.forkDetach,
         Effect.flatMap(Fiber.join)
       )
     )

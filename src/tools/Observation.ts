@@ -9,6 +9,7 @@ import { redactSecrets } from "../domain/Redaction.js"
 import { CommandResult, InterruptResult } from "../services/CommandRunner.js"
 import type { SessionInfo } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
+import { Integer } from "./Fields.js"
 
 export interface Observed {
   readonly text: string
@@ -29,18 +30,18 @@ export const lineCount = (text: string): number => (text === "" ? 0 : text.split
 export const observe = (text: string): Effect.Effect<Observed> =>
   Effect.map(currentToolSettings, (s) => observeText(text, s.redactSecrets))
 
-const Redactions = Schema.Struct({
-  redactions: Schema.Int.annotations({
+const redactions = {
+  redactions: Integer.annotate({
     description: "How many secrets in `output` were replaced by [REDACTED:kind] markers."
   })
-})
+}
 
 /** run_command / get_command_result output: the CommandResult plus how many secrets were redacted. */
-export const ObservedCommandResult = Schema.extend(CommandResult, Redactions)
+export const ObservedCommandResult = CommandResult.pipe(Schema.fieldsAssign(redactions))
 export type ObservedCommandResult = typeof ObservedCommandResult.Type
 
 /** interrupt_command output: the InterruptResult plus how many secrets were redacted. */
-export const ObservedInterruptResult = Schema.extend(InterruptResult, Redactions)
+export const ObservedInterruptResult = InterruptResult.pipe(Schema.fieldsAssign(redactions))
 export type ObservedInterruptResult = typeof ObservedInterruptResult.Type
 
 /** A command's result as the model sees it: `output` cleaned and redacted, its line count redone. */

@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from "../domain/ReadCursor.js"
 import { TermPilotError } from "../services/Errors.js"
 import { Readiness, Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
-import { identifierField, integerField } from "./Fields.js"
+import { Integer, identifierField, integerField } from "./Fields.js"
 import { lineCount, observe } from "./Observation.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
@@ -17,6 +17,8 @@ export const MAX_READ_LINES = 2000
 export const MAX_CHARS = 131_072
 export const DEFAULT_MAX_CHARS = 32_768
 export const MAX_CURSOR_CHARS = 256
+
+const sinceMessage = `since must be a string of at most ${MAX_CURSOR_CHARS} characters (a cursor read_terminal returned)`
 
 export const ReadTerminalInput = Schema.Struct({
   session_id: identifierField("session_id", "Exact session_id from list_sessions or get_current_session."),
@@ -32,34 +34,32 @@ export const ReadTerminalInput = Schema.Struct({
     default: DEFAULT_MAX_CHARS,
     description: "Most characters (Unicode code points) to return; the newest whole lines are kept."
   }),
-  since: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(MAX_CURSOR_CHARS)).annotations({
-      description:
-        "The cursor an earlier read of this session returned; only lines written after it come back " +
-        "(the line the cursor was on only if it changed, e.g. grew; nothing new returns nothing). Cursors " +
-        "are valid only in the TermPilot process that returned them.",
-      message: () => ({
-        message: `since must be a string of at most ${MAX_CURSOR_CHARS} characters (a cursor read_terminal returned)`,
-        override: true
+  since: Schema.optionalKey(
+    Schema.String.annotate({ message: sinceMessage })
+      .check(Schema.isMaxLength(MAX_CURSOR_CHARS, { message: sinceMessage }))
+      .annotate({
+        description:
+          "The cursor an earlier read of this session returned; only lines written after it come back " +
+          "(the line the cursor was on only if it changed, e.g. grew; nothing new returns nothing). Cursors " +
+          "are valid only in the TermPilot process that returned them."
       })
-    })
   )
 })
 
 export const ReadTerminalOutput = Schema.Struct({
   session_id: Schema.String,
   content: Schema.String,
-  line_count: Schema.Number.pipe(Schema.int()),
+  line_count: Integer.annotate({ description: "an integer" }),
   truncated: Schema.Boolean,
   execution_readiness: Readiness,
   captured_at: Schema.String,
-  redactions: Schema.Int.annotations({
+  redactions: Integer.annotate({
     description: "How many secrets in `content` were replaced by [REDACTED:kind] markers."
   }),
-  cursor: Schema.String.annotations({
+  cursor: Schema.String.annotate({
     description: "Where this read ended: pass it as `since` to a later read of this session."
   }),
-  cursor_lost: Schema.Boolean.annotations({
+  cursor_lost: Schema.Boolean.annotate({
     description:
       "True when a `since` read could not return every line written after the cursor (they left the " +
       "history): `content` is then the bounded tail of what is kept."

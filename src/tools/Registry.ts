@@ -4,7 +4,7 @@
  * readOnlyHint is true.
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
-import { type Effect, JSONSchema, Schema } from "effect"
+import { type Effect, JsonSchema, Schema } from "effect"
 import { callTool, ToolError } from "./Adapter.js"
 import { getCommandResult } from "./GetCommandResult.js"
 import { getCurrentSession } from "./GetCurrentSession.js"
@@ -28,25 +28,68 @@ export interface RegisteredTool {
 
 type JsonObject = { [key: string]: unknown }
 
-/** Drop the `title` strings Effect derives from refinements ("between(1, 2000)"): noise to a model. */
-const withoutDerivedTitles = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withoutDerivedTitles)
-  if (value === null || typeof value !== "object") return value
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+
+/**
+ * The branch Effect adds beside `{"type": "number"}` for a plain Schema.Number: the strings its JSON
+ * codec uses for NaN and ±Infinity. Tool results are encoded with the schema itself and sent with
+ * JSON.stringify, so those strings never occur: what is sent there is a number.
+ */
+const isNonFiniteBranch = (value: unknown): boolean =>
+  isObject(value) &&
+  value.type === "string" &&
+  Array.isArray(value.enum) &&
+  value.enum.length === 3 &&
+  ["NaN", "Infinity", "-Infinity"].every((name) => (value.enum as ReadonlyArray<unknown>).includes(name)) &&
+  Object.keys(value).length === 2
+
+/**
+ * The published form of a generated schema: without `title` strings (noise to a model; none are
+ * meant to be published) and with "a number or the strings NaN/±Infinity" as just a number.
+ */
+const published = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(published)
+  if (!isObject(value)) return value
   const out: JsonObject = {}
   for (const [key, inner] of Object.entries(value)) {
     if (key === "title" && typeof inner === "string") continue
-    out[key] = withoutDerivedTitles(inner)
+    out[key] = published(inner)
+  }
+  const anyOf = out.anyOf
+  if (
+    Array.isArray(anyOf) &&
+    anyOf.some(
+      (branch) => isObject(branch) && branch.type === "number" && Object.keys(branch).length === 1
+    ) &&
+    anyOf.some(isNonFiniteBranch)
+  ) {
+    const branches = anyOf.filter((branch) => !isNonFiniteBranch(branch))
+    if (branches.length > 1) return { ...out, anyOf: branches }
+    const { anyOf: _, ...rest } = out
+    return { ...(branches[0] as JsonObject), ...rest }
   }
   return out
 }
 
-const jsonSchema = <A, I>(schema: Schema.Schema<A, I>): JsonObject =>
-  withoutDerivedTitles(JSONSchema.make(schema)) as JsonObject
+/** The draft-07 JSON Schema of a tool Schema (MCP's dialect; undeclared properties refused). */
+const jsonSchema = (schema: Schema.Top): JsonObject => {
+  const document = JsonSchema.toDocumentDraft07(
+    Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
+  )
+  const definitions =
+    Object.keys(document.definitions).length === 0 ? {} : { definitions: document.definitions }
+  return published({
+    $schema: JsonSchema.META_SCHEMA_URI_DRAFT_07,
+    ...document.schema,
+    ...definitions
+  }) as JsonObject
+}
 
 /** Publish a tool: input as-is; output as "the tool's output or a {error_code, message} error". */
 export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool => {
   const input = jsonSchema(tool.input)
-  const output = jsonSchema(Schema.Union(tool.output, ToolError))
+  const output = jsonSchema(Schema.Union([tool.output, ToolError]))
   return {
     name: tool.name,
     readOnly: tool.annotations.readOnlyHint,
@@ -55,7 +98,8 @@ export const register = <I, IE, O, OE>(tool: Tool<I, IE, O, OE>): RegisteredTool
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: { ...input, type: "object" },
+      // A tool without arguments still publishes (empty) properties and required.
+      inputSchema: { properties: {}, required: [], ...input, type: "object" },
       outputSchema: { ...output, type: "object" },
       annotations: { title: tool.title, ...tool.annotations }
     },

@@ -10,40 +10,43 @@ import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField } from "./Fields.js"
 import { defineTool } from "./Tool.js"
 
-const KeyItem = Schema.Union(
+const KeyItem = Schema.Union([
   Schema.Struct({
-    text: Schema.String.annotations({
+    text: Schema.String.annotate({
       description:
         "Literal text, typed as is (no control, escape or invisible characters: send those as named keys)."
     })
   }),
   Schema.Struct({
-    key: Schema.Literal(...KEY_NAMES).annotations({
+    key: Schema.Literals(KEY_NAMES).annotate({
       description:
         "A named key: Enter, Tab, Escape, Backspace, Up/Down/Left/Right, Home/End, PageUp/PageDown, F1–F12, C-a … C-z."
     })
   })
-)
+])
 
 export const SendKeysInput = Schema.Struct({
   session_id: identifierField(
     "session_id",
     "Exact session_id from list_sessions or get_current_session; never a title or a guess."
   ),
-  keys: Schema.Array(KeyItem).annotations({
-    description: `What to type, in order, as {"text": …} and {"key": …} items (1 to ${MAX_KEY_ITEMS}); e.g. [{"text": "y"}, {"key": "Enter"}]. No Enter is added.`,
-    jsonSchema: { minItems: 1, maxItems: MAX_KEY_ITEMS }
-  })
+  // The bounds are published only: the flow checks the count (validateKeys) with its own message.
+  keys: Schema.Array(KeyItem).check(
+    Schema.makeFilter(() => true, {
+      description: `What to type, in order, as {"text": …} and {"key": …} items (1 to ${MAX_KEY_ITEMS}); e.g. [{"text": "y"}, {"key": "Enter"}]. No Enter is added.`,
+      toJsonSchema: () => ({ minItems: 1, maxItems: MAX_KEY_ITEMS })
+    })
+  )
 })
 
 export const SendKeysOutput = Schema.Struct({
   request_id: Schema.String,
   session_id: Schema.String,
-  keys: Schema.String.annotations({
+  keys: Schema.String.annotate({
     description: "What was typed, in readable form: text quoted, key names bare."
   }),
-  sent: Schema.Boolean.annotations({ description: "Always true: a call that typed nothing is an error." }),
-  cursor: Schema.String.annotations({
+  sent: Schema.Boolean.annotate({ description: "Always true: a call that typed nothing is an error." }),
+  cursor: Schema.String.annotate({
     description: "A read_terminal cursor from just before the keys: pass it as since to see what they did."
   })
 })

@@ -35,9 +35,9 @@ export interface Tool<I, IE, O, OE> {
   readonly description: string
   readonly annotations: ToolAnnotations
   /** The one input Schema: decoding validates and fills defaults; JSON Schema is derived from it. */
-  readonly input: Schema.Schema<I, IE>
+  readonly input: Schema.Codec<I, IE>
   /** The one output Schema: the handler's value is encoded with it into `structuredContent`. */
-  readonly output: Schema.Schema<O, OE>
+  readonly output: Schema.Codec<O, OE>
   readonly handler: (input: I) => Effect.Effect<O, TermPilotError, ToolServices>
   /** A one-line human summary of a successful output (for the call's input), for the text content. */
   readonly summary: (output: O, input: I) => string

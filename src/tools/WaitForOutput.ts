@@ -15,7 +15,7 @@ import { fail, TermPilotError } from "../services/Errors.js"
 import { Readiness } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
-import { booleanField, identifierField, positiveNumberField } from "./Fields.js"
+import { booleanField, finiteNumber, Integer, identifierField, positiveNumberField } from "./Fields.js"
 import { lineCount, observe, observeText } from "./Observation.js"
 import { ReadTerminalInput } from "./ReadTerminal.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
@@ -27,31 +27,37 @@ export const MAX_PATTERN_CHARS = 256
 
 const patternMessage = `pattern must be a string of 1 to ${MAX_PATTERN_CHARS} characters without control characters (one line)`
 
-const patternField = Schema.optional(
-  Schema.String.pipe(
-    Schema.filter((value) => {
-      const length = Array.from(value).length
-      return length >= 1 && length <= MAX_PATTERN_CHARS && !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)
-    })
-  ).annotations({
-    description:
-      "What to wait for in a new line: a literal substring, or with regex true a regular expression of the " +
-      "linear-time subset in specs/tools.md (no backreferences, lookaround or \\b). Matched line by line on " +
-      "the text as read_terminal shows it.",
-    jsonSchema: { minLength: 1, maxLength: MAX_PATTERN_CHARS },
-    message: () => ({ message: patternMessage, override: true })
-  })
+const patternField = Schema.optionalKey(
+  Schema.String.annotate({ message: patternMessage }).check(
+    Schema.makeFilter(
+      (value: string) => {
+        const length = Array.from(value).length
+        return length >= 1 && length <= MAX_PATTERN_CHARS && !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)
+      },
+      {
+        description:
+          "What to wait for in a new line: a literal substring, or with regex true a regular expression of the " +
+          "linear-time subset in specs/tools.md (no backreferences, lookaround or \\b). Matched line by line on " +
+          "the text as read_terminal shows it.",
+        toJsonSchema: () => ({ minLength: 1, maxLength: MAX_PATTERN_CHARS }),
+        message: patternMessage
+      }
+    )
+  )
 )
 
-const quietField = Schema.optional(
-  Schema.Number.pipe(Schema.greaterThan(0), Schema.lessThanOrEqualTo(MAX_WAIT_SECONDS)).annotations({
-    description:
-      "Stop once the session has written nothing for this many seconds; unset, quiet does not stop the wait.",
-    message: () => ({
-      message: `quiet_seconds must be a number greater than 0 and at most ${MAX_WAIT_SECONDS}`,
-      override: true
+const quietMessage = `quiet_seconds must be a number greater than 0 and at most ${MAX_WAIT_SECONDS}`
+
+const quietField = Schema.optionalKey(
+  finiteNumber(quietMessage)
+    .check(
+      Schema.isGreaterThan(0, { message: quietMessage }),
+      Schema.isLessThanOrEqualTo(MAX_WAIT_SECONDS, { message: quietMessage })
+    )
+    .annotate({
+      description:
+        "Stop once the session has written nothing for this many seconds; unset, quiet does not stop the wait."
     })
-  })
 )
 
 export const WaitForOutputInput = Schema.Struct({
@@ -71,40 +77,40 @@ export const WaitForOutputInput = Schema.Struct({
   max_chars: ReadTerminalInput.fields.max_chars
 })
 
-export const WaitStopped = Schema.Literal("matched", "quiet", "command_ended", "timed_out", "cancelled")
+export const WaitStopped = Schema.Literals(["matched", "quiet", "command_ended", "timed_out", "cancelled"])
 
 export const WaitForOutputOutput = Schema.Struct({
   session_id: Schema.String,
-  stopped: WaitStopped.annotations({
+  stopped: WaitStopped.annotate({
     description:
       "Why the wait stopped: 'matched' (a new line matched pattern), 'quiet' (nothing written for " +
       "quiet_seconds), 'command_ended' (the command running there ended), 'timed_out', or 'cancelled' " +
       "(the client cancelled; a cancelled call gets no answer, so only the audit trail has the call)."
   }),
-  matched_line: Schema.NullOr(Schema.String).annotations({
+  matched_line: Schema.NullOr(Schema.String).annotate({
     description:
       "The first new line that matched, as shown in content (at most max_chars, its end kept); null unless stopped is 'matched'."
   }),
-  exit_code: Schema.NullOr(Schema.Number).annotations({
+  exit_code: Schema.NullOr(Schema.Number).annotate({
     description:
       "The ended command's exit status, when stopped is 'command_ended' and the shell reported one."
   }),
-  command_end_watched: Schema.Boolean.annotations({
+  command_end_watched: Schema.Boolean.annotate({
     description:
       "Whether the end of a command could be seen (shell integration); false: never 'command_ended'."
   }),
   content: Schema.String,
-  line_count: Schema.Number.pipe(Schema.int()),
+  line_count: Integer.annotate({ description: "an integer" }),
   truncated: Schema.Boolean,
-  redactions: Schema.Int.annotations({
+  redactions: Integer.annotate({
     description: "How many secrets in `content` were replaced by [REDACTED:kind] markers."
   }),
   execution_readiness: Readiness,
-  waited_ms: Schema.Number.pipe(Schema.int()),
-  cursor: Schema.String.annotations({
+  waited_ms: Integer.annotate({ description: "an integer" }),
+  cursor: Schema.String.annotate({
     description: "Where this wait ended: pass it as `since` to read_terminal or to the next wait_for_output."
   }),
-  cursor_lost: Schema.Boolean.annotations({
+  cursor_lost: Schema.Boolean.annotate({
     description: "True when some of the new lines already left the history: `content` is then the kept tail."
   })
 })

@@ -1,15 +1,15 @@
 /**
  * Test harness for `termpilot chatgpt …`: a temporary world (a PATH dir holding the fake
  * tunnel-client, a record file, a TermPilot entry under a path with spaces and quotes) and an
- * in-process runner of the real @effect/cli command that captures stdout, stderr and exit code.
+ * in-process runner of the real effect/cli command that captures stdout, stderr and exit code.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Command, ValidationError } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
-import { Cause, Effect, Exit, Option } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, ConfigProvider, Effect, Exit, Option } from "effect"
+import { CliError, Command } from "effect/cli"
 import { CliExit, makeChatgptCommand } from "../../src/cli/chatgpt/ChatgptCommand.js"
 
 export const FAKE_TUNNEL_CLIENT = fileURLToPath(
@@ -113,18 +113,25 @@ export const runChatgpt = (
     process.stdout.write = ((chunk: unknown) => stdout.push(String(chunk)) > 0) as typeof process.stdout.write
     process.stderr.write = ((chunk: unknown) => stderr.push(String(chunk)) > 0) as typeof process.stderr.write
     try {
-      const cli = Command.run(makeChatgptCommand({ execPath: process.execPath, entry: world.entry }), {
-        name: "termpilot chatgpt",
+      const cli = Command.runWith(makeChatgptCommand({ execPath: process.execPath, entry: world.entry }), {
         version: "0.0.0-test"
       })
+      // Effect 4's default ConfigProvider reads process.env once per process; a fresh one per run
+      // sees this run's environment, as Effect 3's did.
       const exit = await Effect.runPromiseExit(
-        cli(["node", "termpilot", ...args]).pipe(Effect.provide(NodeContext.layer))
+        cli(args).pipe(
+          Effect.provide(NodeServices.layer),
+          Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv())
+        )
       )
       let exitCode = 0
       if (Exit.isFailure(exit)) {
-        const error = Cause.failureOption(exit.cause)
+        const error = Cause.findErrorOption(exit.cause)
         if (Option.isSome(error) && error.value instanceof CliExit) exitCode = error.value.code
-        else if (Option.isSome(error) && ValidationError.isValidationError(error.value)) exitCode = 2
+        // A command-line parse or validation error (what @effect/cli called a ValidationError); a
+        // UserError is a handler's own failure, not the parser's.
+        else if (Option.isSome(error) && CliError.isCliError(error.value) && error.value._tag !== "UserError")
+          exitCode = 2
         else throw new Error(`unexpected failure: ${Cause.pretty(exit.cause)}`)
       }
       return { exitCode, stdout: stdout.join(""), stderr: stderr.join("") }

@@ -1,4 +1,4 @@
-import { Either, Option } from "effect"
+import { Option, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { inlineSecretFinding } from "../../src/domain/InlineSecret.js"
@@ -69,7 +69,7 @@ describe("inlineSecretFinding (tunnel-client's refusal rules)", () => {
 describe("input parsing", () => {
   it("accepts a trimmed tunnel id and rejects anything else without echoing it", () => {
     const id = "tunnel_0123456789abcdef0123456789abcdef"
-    expect(parseTunnelId(`  ${id}\n`)).toEqual(Either.right(id))
+    expect(parseTunnelId(`  ${id}\n`)).toEqual(Result.succeed(id))
     for (const bad of [
       "",
       "tunnel_0123456789ABCDEF0123456789abcdef",
@@ -78,17 +78,17 @@ describe("input parsing", () => {
       "sk-secretsecretsecret"
     ]) {
       const result = parseTunnelId(bad)
-      expect(Either.isLeft(result), bad).toBe(true)
-      if (bad !== "") expect(Either.getLeft(result).pipe(Option.getOrThrow)).not.toContain(bad)
+      expect(Result.isFailure(result), bad).toBe(true)
+      if (bad !== "") expect(Result.getFailure(result).pipe(Option.getOrThrow)).not.toContain(bad)
     }
   })
 
   it("rejects aliases that would read as flags and bad variable names", () => {
-    expect(parseAlias(" termpilot ")).toEqual(Either.right("termpilot"))
-    expect(Either.isLeft(parseAlias("--json"))).toBe(true)
-    expect(Either.isLeft(parseAlias("a b"))).toBe(true)
-    expect(parseEnvName("MY_KEY")).toEqual(Either.right("MY_KEY"))
-    expect(Either.isLeft(parseEnvName("1KEY"))).toBe(true)
-    expect(Either.isLeft(parseEnvName("KEY=value"))).toBe(true)
+    expect(parseAlias(" termpilot ")).toEqual(Result.succeed("termpilot"))
+    expect(Result.isFailure(parseAlias("--json"))).toBe(true)
+    expect(Result.isFailure(parseAlias("a b"))).toBe(true)
+    expect(parseEnvName("MY_KEY")).toEqual(Result.succeed("MY_KEY"))
+    expect(Result.isFailure(parseEnvName("1KEY"))).toBe(true)
+    expect(Result.isFailure(parseEnvName("KEY=value"))).toBe(true)
   })
 })

@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeContext } from "@effect/platform-node"
-import { ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { ConfigProvider, Effect, Layer, Option, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { type AppConfigOptions, appConfigLayer } from "../../src/layers/AppConfigLive.js"
 import { AppConfig } from "../../src/services/AppConfig.js"
@@ -14,9 +14,14 @@ import { AppConfig } from "../../src/services/AppConfig.js"
 const load = (env: Record<string, string>, options: AppConfigOptions = {}) =>
   Effect.runPromise(
     AppConfig.pipe(
-      Effect.provide(appConfigLayer(options).pipe(Layer.provide(NodeContext.layer))),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
-      Effect.either
+      Effect.provide(appConfigLayer(options).pipe(Layer.provide(NodeServices.layer))),
+      // Effect 3's ConfigProvider.fromMap kept empty strings as values; so does this provider, so the
+      // blank-value handling below is AppConfigLive's own.
+      Effect.provideService(
+        ConfigProvider.ConfigProvider,
+        ConfigProvider.fromEnvRecord(env, { preserveEmptyStrings: true })
+      ),
+      Effect.result
     )
   )
 
@@ -43,8 +48,8 @@ describe("AppConfigLive", () => {
       TERMPILOT_TMUX_SOCKETS: "/srv/a.sock",
       TERMPILOT_TMUX: "/opt/bin/tmux"
     })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    expect(config.right.tmux).toEqual({
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    expect(config.success.tmux).toEqual({
       sockets: ["/tmp/inside.sock", `/run/tp/tmux-${uid}/default`, "/srv/a.sock", "/home/ada/extra.sock"],
       tmuxPath: "/opt/bin/tmux",
       ownPane: { socket: "/tmp/inside.sock", pane: "%5" },
@@ -53,18 +58,18 @@ describe("AppConfigLive", () => {
       sshPath: "ssh",
       sshConfig: null
     })
-    expect(config.right.backends).toEqual({ mode: "explicit", enabled: ["tmux", "iterm2"] })
+    expect(config.success.backends).toEqual({ mode: "explicit", enabled: ["tmux", "iterm2"] })
     const env = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_BACKENDS: "auto" })
-    if (Either.isLeft(env)) throw new Error(String(env.left))
-    expect(env.right.backends.mode).toBe("auto")
+    if (Result.isFailure(env)) throw new Error(String(env.failure))
+    expect(env.success.backends.mode).toBe("auto")
   })
 
   it("approval: the file's policy, TERMPILOT_APPROVAL over it, --approval over both; a bad value is a ConfigError", async () => {
     const xdg = configHome({ approval: { policy: "risky", timeoutSeconds: 30, riskyPatterns: ["^deploy"] } })
     const policyOf = async (env: Record<string, string>, options: AppConfigOptions = {}) => {
       const config = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, ...env }, options)
-      if (Either.isLeft(config)) throw new Error(String(config.left))
-      return config.right.settings.approval
+      if (Result.isFailure(config)) throw new Error(String(config.failure))
+      return config.success.settings.approval
     }
     expect(await policyOf({})).toEqual({
       policy: "risky",
@@ -75,22 +80,22 @@ describe("AppConfigLive", () => {
     expect((await policyOf({ TERMPILOT_APPROVAL: "always" })).policy).toBe("always")
     expect((await policyOf({ TERMPILOT_APPROVAL: "always" }, { approval: "never" })).policy).toBe("never")
     const bad = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_APPROVAL: "sometimes" })
-    expect(Either.isLeft(bad) && String(bad.left)).toContain(
+    expect(Result.isFailure(bad) && String(bad.failure)).toContain(
       "TERMPILOT_APPROVAL must be one of never, risky, always"
     )
   })
 
   it("derives the socket path and applies defaults", async () => {
     const config = await load({ HOME: "/Users/ada" })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    expect(config.right.iterm2).toMatchObject({
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    expect(config.success.iterm2).toMatchObject({
       socketPath: "/Users/ada/Library/Application Support/iTerm2/private/socket",
       osascript: "/usr/bin/osascript",
       appName: "iTerm2"
     })
-    expect(Option.isNone(config.right.iterm2.cookie)).toBe(true)
-    expect(config.right.iterm2.requestTimeoutMs).toBeGreaterThan(0)
-    expect(config.right.iterm2.connectTimeoutMs).toBeGreaterThan(0)
+    expect(Option.isNone(config.success.iterm2.cookie)).toBe(true)
+    expect(config.success.iterm2.requestTimeoutMs).toBeGreaterThan(0)
+    expect(config.success.iterm2.connectTimeoutMs).toBeGreaterThan(0)
   })
 
   it("honours IT2_SUITE, IT2_APP_PATH, TERMPILOT_OSASCRIPT and keeps the cookie and key redacted", async () => {
@@ -103,8 +108,8 @@ describe("AppConfigLive", () => {
       ITERM2_KEY: "key-value-456",
       TERMPILOT_ITERM2_REQUEST_TIMEOUT_MS: "2500"
     })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    const { iterm2 } = config.right
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    const { iterm2 } = config.success
     expect(iterm2.socketPath).toBe("/Users/ada/Library/Application Support/iTerm2-Nightly/private/socket")
     expect(iterm2.appName).toBe("/Applications/iTerm Nightly.app")
     expect(iterm2.osascript).toBe("/opt/bin/osascript")
@@ -117,27 +122,27 @@ describe("AppConfigLive", () => {
 
   it("treats blank values as unset", async () => {
     const config = await load({ HOME: "/h", IT2_SUITE: " ", ITERM2_COOKIE: "", TERMPILOT_OSASCRIPT: "" })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    expect(config.right.iterm2.socketPath).toBe("/h/Library/Application Support/iTerm2/private/socket")
-    expect(Option.isNone(config.right.iterm2.cookie)).toBe(true)
-    expect(config.right.iterm2.osascript).toBe("/usr/bin/osascript")
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    expect(config.success.iterm2.socketPath).toBe("/h/Library/Application Support/iTerm2/private/socket")
+    expect(Option.isNone(config.success.iterm2.cookie)).toBe(true)
+    expect(config.success.iterm2.osascript).toBe("/usr/bin/osascript")
   })
 
   it("refuses a timeout that is not a positive integer", async () => {
     for (const value of ["0", "-5", "soon"]) {
       const config = await load({ HOME: "/h", TERMPILOT_ITERM2_CONNECT_TIMEOUT_MS: value })
-      expect(Either.isLeft(config), value).toBe(true)
+      expect(Result.isFailure(config), value).toBe(true)
     }
   })
 
   it("uses the defaults when there is no config file: secure settings, audit under XDG state", async () => {
     const config = await load({ HOME: "/nonexistent-home", XDG_STATE_HOME: "/state" })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    expect(config.right.configPath).toBeNull()
-    expect(config.right.settings.readOnly).toBe(false)
-    expect(config.right.settings.redaction.enabled).toBe(true)
-    expect(config.right.settings.audit.enabled).toBe(true)
-    expect(config.right.auditPath).toBe("/state/termpilot/audit.jsonl")
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    expect(config.success.configPath).toBeNull()
+    expect(config.success.settings.readOnly).toBe(false)
+    expect(config.success.settings.redaction.enabled).toBe(true)
+    expect(config.success.settings.audit.enabled).toBe(true)
+    expect(config.success.auditPath).toBe("/state/termpilot/audit.jsonl")
   })
 
   it("reads the config file from XDG_CONFIG_HOME, and read-only from the file, the env or the flag", async () => {
@@ -145,47 +150,47 @@ describe("AppConfigLive", () => {
       HOME: "/h",
       XDG_CONFIG_HOME: configHome({ readOnly: true, redaction: { enabled: false } })
     })
-    if (Either.isLeft(fromFile)) throw new Error(String(fromFile.left))
-    expect(fromFile.right.configPath).toMatch(/termpilot\/config\.json$/)
-    expect(fromFile.right.settings.readOnly).toBe(true)
-    expect(fromFile.right.settings.redaction.enabled).toBe(false)
+    if (Result.isFailure(fromFile)) throw new Error(String(fromFile.failure))
+    expect(fromFile.success.configPath).toMatch(/termpilot\/config\.json$/)
+    expect(fromFile.success.settings.readOnly).toBe(true)
+    expect(fromFile.success.settings.redaction.enabled).toBe(false)
 
     const plain = configHome({})
     const fromEnv = await load({ HOME: "/h", XDG_CONFIG_HOME: plain, TERMPILOT_READ_ONLY: "true" })
     const fromFlag = await load({ HOME: "/h", XDG_CONFIG_HOME: plain }, { readOnly: true })
     const neither = await load({ HOME: "/h", XDG_CONFIG_HOME: plain })
-    expect(Either.map(fromEnv, (c) => c.settings.readOnly)).toEqual(Either.right(true))
-    expect(Either.map(fromFlag, (c) => c.settings.readOnly)).toEqual(Either.right(true))
-    expect(Either.map(neither, (c) => c.settings.readOnly)).toEqual(Either.right(false))
+    expect(Result.map(fromEnv, (c) => c.settings.readOnly)).toEqual(Result.succeed(true))
+    expect(Result.map(fromFlag, (c) => c.settings.readOnly)).toEqual(Result.succeed(true))
+    expect(Result.map(neither, (c) => c.settings.readOnly)).toEqual(Result.succeed(false))
   })
 
   it("fails, naming the file and the key, on an invalid config file", async () => {
     const config = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ readonly: true }) })
-    expect(Either.isLeft(config)).toBe(true)
-    if (Either.isLeft(config)) {
-      expect(String(config.left.message)).toContain("termpilot/config.json")
-      expect(String(config.left.message)).toContain("readonly")
+    expect(Result.isFailure(config)).toBe(true)
+    if (Result.isFailure(config)) {
+      expect(String(config.failure.message)).toContain("termpilot/config.json")
+      expect(String(config.failure.message)).toContain("readonly")
     }
   })
 
   it("takes the tool deadline from the file or TERMPILOT_TOOL_DEADLINE_MS (which wins); 15 s otherwise", async () => {
     const none = await load({ HOME: "/nonexistent-home" })
-    expect(Either.map(none, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(15_000))
+    expect(Result.map(none, (c) => c.settings.toolDeadlineMs)).toEqual(Result.succeed(15_000))
     const file = configHome({ toolDeadlineMs: 4_000 })
     const fromFile = await load({ HOME: "/h", XDG_CONFIG_HOME: file })
-    expect(Either.map(fromFile, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(4_000))
+    expect(Result.map(fromFile, (c) => c.settings.toolDeadlineMs)).toEqual(Result.succeed(4_000))
     const fromEnv = await load({ HOME: "/h", XDG_CONFIG_HOME: file, TERMPILOT_TOOL_DEADLINE_MS: "2500" })
-    expect(Either.map(fromEnv, (c) => c.settings.toolDeadlineMs)).toEqual(Either.right(2_500))
+    expect(Result.map(fromEnv, (c) => c.settings.toolDeadlineMs)).toEqual(Result.succeed(2_500))
   })
 
   it("refuses a tool deadline outside 100 ms … 300 s, in the env and in the file", async () => {
     for (const value of ["0", "99", "300001", "soon", "1.5"]) {
       const config = await load({ HOME: "/nonexistent-home", TERMPILOT_TOOL_DEADLINE_MS: value })
-      expect(Either.isLeft(config), value).toBe(true)
+      expect(Result.isFailure(config), value).toBe(true)
     }
     const bad = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ toolDeadlineMs: 50 }) })
-    expect(Either.isLeft(bad)).toBe(true)
-    if (Either.isLeft(bad)) expect(String(bad.left.message)).toContain("toolDeadlineMs")
+    expect(Result.isFailure(bad)).toBe(true)
+    if (Result.isFailure(bad)) expect(String(bad.failure.message)).toContain("toolDeadlineMs")
   })
 
   it("tmux hosts: TERMPILOT_TMUX_HOSTS then the file's tmux.hosts, strict; ssh and its config from the env", async () => {
@@ -197,27 +202,27 @@ describe("AppConfigLive", () => {
       TERMPILOT_SSH: "/opt/bin/ssh",
       TERMPILOT_SSH_CONFIG: "/h/.ssh/termpilot_config"
     })
-    if (Either.isLeft(config)) throw new Error(String(config.left))
-    expect(config.right.tmux.hosts?.map((h) => h.spec)).toEqual([
+    if (Result.isFailure(config)) throw new Error(String(config.failure))
+    expect(config.success.tmux.hosts?.map((h) => h.spec)).toEqual([
       "deploy@db-1:2222",
       "build-box",
       "ops@db-2:2200"
     ])
-    expect(config.right.tmux.hosts?.[0]).toEqual({
+    expect(config.success.tmux.hosts?.[0]).toEqual({
       user: "deploy",
       host: "db-1",
       port: 2222,
       spec: "deploy@db-1:2222"
     })
-    expect(config.right.tmux.sshPath).toBe("/opt/bin/ssh")
-    expect(config.right.tmux.sshConfig).toBe("/h/.ssh/termpilot_config")
+    expect(config.success.tmux.sshPath).toBe("/opt/bin/ssh")
+    expect(config.success.tmux.sshConfig).toBe("/h/.ssh/termpilot_config")
     for (const value of ["-oProxyCommand=x", "a b", "h:99999", "build-box,,x", "ssh://h"]) {
       const bad = await load({ HOME: "/nonexistent-home", TERMPILOT_TMUX_HOSTS: value })
-      expect(Either.isLeft(bad), value).toBe(true)
-      if (Either.isLeft(bad)) expect(String(bad.left), value).toContain("TERMPILOT_TMUX_HOSTS")
+      expect(Result.isFailure(bad), value).toBe(true)
+      if (Result.isFailure(bad)) expect(String(bad.failure), value).toContain("TERMPILOT_TMUX_HOSTS")
     }
     const badFile = await load({ HOME: "/h", XDG_CONFIG_HOME: configHome({ tmux: { hosts: ["-oX=y"] } }) })
-    expect(Either.isLeft(badFile)).toBe(true)
-    if (Either.isLeft(badFile)) expect(String(badFile.left.message)).toContain("tmux.hosts")
+    expect(Result.isFailure(badFile)).toBe(true)
+    if (Result.isFailure(badFile)) expect(String(badFile.failure.message)).toContain("tmux.hosts")
   })
 })

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
@@ -26,7 +26,7 @@ const runDoctor = (socketPath: string) =>
   Effect.runPromise(
     doctorProgram.pipe(
       Effect.provide(
-        Layer.mergeAll(BackendLive, NodeContext.layer).pipe(
+        Layer.mergeAll(BackendLive, NodeServices.layer).pipe(
           Layer.provideMerge(appConfigFor(fakeSettings(socketPath)))
         )
       )

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
@@ -82,7 +82,7 @@ const runDoctor = (hosts: ReadonlyArray<string>) =>
   Effect.runPromise(
     doctorProgram.pipe(
       Effect.provide(
-        Layer.mergeAll(BackendLive, NodeContext.layer).pipe(
+        Layer.mergeAll(BackendLive, NodeServices.layer).pipe(
           Layer.provideMerge(
             appConfigFor(fakeSettings(join(dir, "no-iterm2-socket")), {}, undefined, {
               backends: { mode: "explicit", enabled: ["tmux"] },

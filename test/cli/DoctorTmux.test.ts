@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
@@ -26,7 +26,7 @@ const runDoctor = (backends: BackendChoice, sockets: ReadonlyArray<string>) =>
   Effect.runPromise(
     doctorProgram.pipe(
       Effect.provide(
-        Layer.mergeAll(BackendLive, NodeContext.layer).pipe(
+        Layer.mergeAll(BackendLive, NodeServices.layer).pipe(
           Layer.provideMerge(
             appConfigFor(fakeSettings(join(dir, "no-iterm2-socket")), {}, undefined, {
               backends,

@@ -131,8 +131,10 @@ describe("every tool the server publishes is documented", () => {
 
 /** Every dotted key path the config file accepts, from the Schema's encoded side (what the file holds). */
 const keyPaths = (ast: SchemaAST.AST, prefix = ""): ReadonlyArray<{ path: string; leaf: boolean }> => {
+  // Effect 4 keeps refinements as checks on the node and transformations as its encoding chain, so
+  // the encoded side (SchemaAST.toEncoded) has no Refinement or Transformation nodes left to unwrap.
   switch (ast._tag) {
-    case "TypeLiteral":
+    case "Objects":
       return ast.propertySignatures.flatMap((property) => {
         const path = prefix === "" ? String(property.name) : `${prefix}.${String(property.name)}`
         const inner = keyPaths(property.type, path)
@@ -140,18 +142,15 @@ const keyPaths = (ast: SchemaAST.AST, prefix = ""): ReadonlyArray<{ path: string
       })
     case "Union":
       return ast.types.flatMap((type) => keyPaths(type, prefix))
-    case "Refinement":
-    case "Transformation":
-      return keyPaths(SchemaAST.encodedAST(ast), prefix)
     case "Suspend":
-      return keyPaths(ast.f(), prefix)
+      return keyPaths(SchemaAST.toEncoded(ast.thunk()), prefix)
     default:
       // Arrays of plain values, literals, strings, numbers, booleans: no keys inside.
       return []
   }
 }
 
-const configPaths = keyPaths(SchemaAST.encodedAST(ConfigFileSchema.ast))
+const configPaths = keyPaths(SchemaAST.toEncoded(ConfigFileSchema.ast))
 const configSection = section(securityMd, "## Configuration")
 const configTable = firstCells(configSection)
 

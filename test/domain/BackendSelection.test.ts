@@ -2,7 +2,7 @@
  * Backend choice and tmux server discovery from the environment and the config file, as the
  * `tmux` command itself would find its servers.
  */
-import { Either, Option } from "effect"
+import { Option, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   chooseBackends,
@@ -19,19 +19,21 @@ describe("backend choice", () => {
   })
 
   it("TERMPILOT_BACKENDS wins over the config file", () => {
-    expect(chooseBackends(["iterm2"], Either.getOrThrow(parseBackendsEnv(" tmux ")))).toEqual({
+    expect(chooseBackends(["iterm2"], Result.getOrThrow(parseBackendsEnv(" tmux ")))).toEqual({
       mode: "explicit",
       enabled: ["tmux"]
     })
-    expect(chooseBackends(["tmux"], Either.getOrThrow(parseBackendsEnv("AUTO"))).mode).toBe("auto")
+    expect(chooseBackends(["tmux"], Result.getOrThrow(parseBackendsEnv("AUTO"))).mode).toBe("auto")
   })
 
   it("parses lists, drops repeats, rejects unknown names", () => {
-    expect(parseBackendsEnv("tmux,iterm2,tmux")).toEqual(Either.right(["tmux", "iterm2"]))
-    expect(parseBackendsEnv("")).toEqual(Either.right(undefined))
-    expect(parseBackendsEnv(undefined)).toEqual(Either.right(undefined))
-    expect(Either.getLeft(parseBackendsEnv("screen"))).toEqual(Option.some(expect.stringMatching(/must be/)))
-    expect(Either.isLeft(parseBackendsEnv("tmux,"))).toBe(true)
+    expect(parseBackendsEnv("tmux,iterm2,tmux")).toEqual(Result.succeed(["tmux", "iterm2"]))
+    expect(parseBackendsEnv("")).toEqual(Result.succeed(undefined))
+    expect(parseBackendsEnv(undefined)).toEqual(Result.succeed(undefined))
+    expect(Result.getFailure(parseBackendsEnv("screen"))).toEqual(
+      Option.some(expect.stringMatching(/must be/))
+    )
+    expect(Result.isFailure(parseBackendsEnv("tmux,"))).toBe(true)
   })
 })
 

@@ -3,7 +3,7 @@
  * command starts, ready at a new prompt), what a real backend's interrupt check would find, and
  * the helpers that shape what the fake returns like a real backend would.
  */
-import type { PubSub } from "effect"
+import type { Queue } from "effect"
 import { boundTail } from "../../src/domain/TextBounds.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 import type {
@@ -18,7 +18,11 @@ export interface FakeSession {
   readonly readiness: Readiness
   readonly promptId: string | null
   readonly screen: string
-  readonly hub: PubSub.PubSub<PromptEvent>
+  /**
+   * The event queues of the session's open watches: each gets every event published while it is
+   * open (a hub of subscriber queues, since a watch hands out a Queue.Dequeue).
+   */
+  readonly hub: Set<Queue.Queue<PromptEvent>>
   readonly watchers: number
   readonly onSubmit: ReadonlyArray<PromptEvent>
   /** The command typed at the current prompt: none yet, typed, started, or ended. */

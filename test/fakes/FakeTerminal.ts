@@ -7,7 +7,7 @@
  * one ETX in the interrupt ledger; ended or another prompt → "ended"; typed only → "not_started"),
  * unless a script says otherwise.
  */
-import { Context, Effect, Layer, Option, PubSub, Ref, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, Queue, Ref, Stream, SubscriptionRef } from "effect"
 import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
@@ -79,7 +79,7 @@ export interface SessionSetup {
   readonly screen?: string
 }
 
-export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
+export class FakeTerminalDriver extends Context.Service<
   FakeTerminalDriver,
   {
     readonly addSession: (sessionId: string, setup?: SessionSetup) => Effect.Effect<void>
@@ -112,7 +112,7 @@ export class FakeTerminalDriver extends Context.Tag("test/FakeTerminalDriver")<
     readonly watchers: (sessionId: string) => Effect.Effect<number>
     readonly outputRequests: Effect.Effect<ReadonlyArray<OutputRequest>>
   }
->() {}
+>()("test/FakeTerminalDriver") {}
 
 const make = Effect.gen(function* () {
   const sessions = yield* Ref.make<ReadonlyMap<string, FakeSession>>(new Map())
@@ -154,7 +154,7 @@ const make = Effect.gen(function* () {
       const session = (yield* Ref.get(sessions)).get(sessionId)
       if (session === undefined) return
       yield* update(sessionId, (s) => follow(s, event))
-      yield* PubSub.publish(session.hub, event)
+      for (const queue of session.hub) yield* Queue.offer(queue, event)
     })
 
   const submit = (sessionId: string, command: string) =>
@@ -215,17 +215,17 @@ const make = Effect.gen(function* () {
         : Effect.succeed(info(first.value[0], first.value[1], true))
     }),
     getSession: (sessionId) =>
-      Effect.zipRight(
+      Effect.andThen(
         faultFor("getSession"),
         Effect.map(lookup(sessionId), (s) => info(sessionId, s, false))
       ),
     sessionLabels: (sessionId) =>
-      Effect.zipRight(
+      Effect.andThen(
         faultFor("getSession"),
         Effect.map(lookup(sessionId), (s) => labelsOfSession(info(sessionId, s, false)))
       ),
     read: (sessionId, bounds) =>
-      Effect.zipRight(
+      Effect.andThen(
         faultFor("read"),
         Effect.map(lookup(sessionId), (s) => ({
           ...bounded(s.screen, bounds),
@@ -235,7 +235,7 @@ const make = Effect.gen(function* () {
         }))
       ),
     readiness: (sessionId) =>
-      Effect.zipRight(
+      Effect.andThen(
         faultFor("readiness"),
         Effect.map(lookup(sessionId), (s) => s.readiness)
       ),
@@ -261,7 +261,7 @@ const make = Effect.gen(function* () {
     interrupt,
     // This fake models commands only; send_keys is tested on the fake iTerm2 and on real tmux.
     sendKeys: (sessionId) =>
-      Effect.zipRight(
+      Effect.andThen(
         lookup(sessionId),
         Effect.fail(fail("not_permitted", "The fake terminal takes no keys."))
       )
@@ -282,24 +282,30 @@ const make = Effect.gen(function* () {
           update(sessionId, (s) => ({ ...s, watchers: s.watchers + 1 })),
           () => update(sessionId, (s) => ({ ...s, watchers: s.watchers - 1 }))
         )
-        return yield* PubSub.subscribe(session.hub)
+        // Subscribed from now until the scope closes, then shut down (as a PubSub subscription).
+        return yield* Effect.acquireRelease(
+          Effect.tap(Queue.unbounded<PromptEvent>(), (queue) => Effect.sync(() => session.hub.add(queue))),
+          (queue) =>
+            Effect.andThen(
+              Effect.sync(() => session.hub.delete(queue)),
+              Queue.shutdown(queue)
+            )
+        )
       })
   })
 
   const driver = FakeTerminalDriver.of({
     addSession: (sessionId, setup = {}) =>
-      Effect.flatMap(PubSub.unbounded<PromptEvent>(), (hub) =>
-        Ref.update(sessions, (map) =>
-          new Map(map).set(sessionId, {
-            readiness: setup.readiness ?? "ready",
-            promptId: setup.promptId === undefined ? `${sessionId}-prompt-1` : setup.promptId,
-            screen: setup.screen ?? "",
-            hub,
-            watchers: 0,
-            onSubmit: [],
-            command: "none"
-          })
-        )
+      Ref.update(sessions, (map) =>
+        new Map(map).set(sessionId, {
+          readiness: setup.readiness ?? "ready",
+          promptId: setup.promptId === undefined ? `${sessionId}-prompt-1` : setup.promptId,
+          screen: setup.screen ?? "",
+          hub: new Set(),
+          watchers: 0,
+          onSubmit: [],
+          command: "none"
+        })
       ),
     setReadiness: (sessionId, readiness) => update(sessionId, (s) => ({ ...s, readiness })),
     setPromptId: (sessionId, promptId) => update(sessionId, (s) => ({ ...s, promptId })),
@@ -307,7 +313,7 @@ const make = Effect.gen(function* () {
     interrupts: Ref.get(interrupts),
     scriptInterrupt: (sessionId, script) => Ref.update(scripts, (map) => new Map(map).set(sessionId, script)),
     awaitSent: (count) =>
-      ledger.changes.pipe(
+      SubscriptionRef.changes(ledger).pipe(
         Stream.filter((l) => l.length >= count),
         Stream.runHead,
         Effect.map(Option.getOrElse((): ReadonlyArray<SentCommand> => []))

@@ -3,7 +3,7 @@
  * of the protocol-level fake iTerm2 (real bash sessions), without the MCP server on top; plus an
  * independent observer connection on the fake's handler that records prompt notifications.
  */
-import { type Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { expect } from "vitest"
 import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
 import { Iterm2TerminalLive } from "../../src/layers/iterm2-backend/Iterm2TerminalLive.js"
@@ -51,10 +51,12 @@ export const openBackendRig = async (
     run: (effect) => runtime.runPromise(effect),
     failure: async (effect) => {
       const exit = await runtime.runPromiseExit(effect)
-      if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail") {
+      const reasons = Exit.isFailure(exit) ? exit.cause.reasons : []
+      const only = reasons.length === 1 ? reasons[0] : undefined
+      if (only === undefined || !Cause.isFailReason(only)) {
         throw new Error(`expected a typed failure, got ${String(exit)}`)
       }
-      return exit.cause.error
+      return only.error
     },
     observe: async (sessionId) => {
       const request = {

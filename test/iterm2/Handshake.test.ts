@@ -4,7 +4,7 @@
  */
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { afterEach } from "vitest"
 import { iterm2SocketPath } from "../../src/layers/iterm2/SocketPath.js"
 import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
@@ -33,7 +33,9 @@ afterEach(async () => {
 const listSessions = Effect.flatMap(Iterm2Connection, (c) => c.call({ list_sessions_request: {} }))
 const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  const reasons = exit.cause.reasons
+  const only = reasons.length === 1 ? reasons[0] : undefined
+  const failure = only !== undefined && Cause.isFailReason(only) ? only.error : undefined
   if (failure === undefined) throw new Error(`expected a typed failure, got ${String(exit.cause)}`)
   return failure
 }

@@ -23,7 +23,7 @@ describe("request timeouts in uninterruptible regions", () => {
         Effect.gen(function* () {
           yield* getProperty("connect")
           fake.faultNext({ neverReply: true })
-          const fiber = yield* Effect.fork(Effect.uninterruptible(getProperty("hang")))
+          const fiber = yield* Effect.forkChild(Effect.uninterruptible(getProperty("hang")))
           yield* Effect.promise(() => fake.waitForRequests(2))
           const error = failureOf(yield* Fiber.await(fiber))
           expect(error.reason).toBe("timeout")
@@ -40,7 +40,7 @@ describe("request timeouts in uninterruptible regions", () => {
           const conn = yield* Iterm2Connection
           yield* getProperty("connect")
           fake.faultKind("transaction_request", { neverReply: true })
-          const fiber = yield* Effect.fork(conn.transaction(getProperty("inside")))
+          const fiber = yield* Effect.forkChild(conn.transaction(getProperty("inside")))
           yield* Effect.promise(() => fake.waitForRequests(2))
           const exit = yield* Fiber.await(fiber)
           expect(failureOf(exit).message).toMatch(/transaction_request/)

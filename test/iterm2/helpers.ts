@@ -5,7 +5,7 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import { join } from "node:path"
-import { Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { afterEach } from "vitest"
 import { Iterm2ConnectionLive } from "../../src/layers/iterm2/Iterm2ConnectionLive.js"
 import type { Iterm2Settings } from "../../src/services/AppConfig.js"
@@ -74,9 +74,11 @@ export const getProperty = (name: string, timeoutMs?: number) =>
 
 /** The typed failure of an exit (throws if it is anything else). */
 export const failureOf = <A>(exit: Exit.Exit<A, Iterm2Error>): Iterm2Error => {
-  if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail")
+  const reasons = Exit.isFailure(exit) ? exit.cause.reasons : []
+  const only = reasons.length === 1 ? reasons[0] : undefined
+  if (only === undefined || !Cause.isFailReason(only))
     throw new Error(`expected a typed failure: ${String(exit)}`)
-  return exit.cause.error
+  return only.error
 }
 
 export const envCookie = (cookie: string, key?: string): Partial<Iterm2Settings> => ({

@@ -40,7 +40,7 @@ const twoBackends = Effect.gen(function* () {
 })
 
 describe("BackendRouting", () => {
-  it.scoped("lists the sessions of both backends", () =>
+  it.effect("lists the sessions of both backends", () =>
     Effect.gen(function* () {
       const { terminal } = yield* twoBackends
       const ids = (yield* terminal.listSessions).map((s) => s.session_id)
@@ -48,7 +48,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped("sends a tmux id to tmux only and an iTerm2 id to iTerm2 only", () =>
+  it.effect("sends a tmux id to tmux only and an iTerm2 id to iTerm2 only", () =>
     Effect.gen(function* () {
       const { terminal, iterm, tmux } = yield* twoBackends
       yield* terminal.submit(TMUX_ID, "echo to-tmux")
@@ -58,7 +58,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped(
+  it.effect(
     "never falls through: a tmux-form id unknown to tmux is session_not_found, nothing sent anywhere",
     () =>
       Effect.gen(function* () {
@@ -70,7 +70,7 @@ describe("BackendRouting", () => {
       })
   )
 
-  it.scoped("an absent backend contributes nothing and no error", () =>
+  it.effect("an absent backend contributes nothing and no error", () =>
     Effect.gen(function* () {
       const { terminal, itermHere } = yield* twoBackends
       yield* Ref.set(itermHere, false)
@@ -78,7 +78,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped("no backend there at all: one error that says where each was looked for", () =>
+  it.effect("no backend there at all: one error that says where each was looked for", () =>
     Effect.gen(function* () {
       const { terminal, itermHere, tmuxHere } = yield* twoBackends
       yield* Ref.set(itermHere, false)
@@ -90,7 +90,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped("a failing backend hides nothing of the other; all failing is the first one's error", () =>
+  it.effect("a failing backend hides nothing of the other; all failing is the first one's error", () =>
     Effect.gen(function* () {
       const { iterm, tmux } = yield* twoBackends
       const broken = (part: BackendPart, message: string): BackendPart => ({
@@ -104,7 +104,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped("the current session comes from the first backend that has one", () =>
+  it.effect("the current session comes from the first backend that has one", () =>
     Effect.gen(function* () {
       const { terminal, iterm } = yield* twoBackends
       expect((yield* terminal.currentSession).session_id).toBe(ITERM_ID)
@@ -113,7 +113,7 @@ describe("BackendRouting", () => {
     })
   )
 
-  it.scoped("watch goes to the owning backend", () =>
+  it.effect("watch goes to the owning backend", () =>
     Effect.gen(function* () {
       const { tracker, tmux, iterm } = yield* twoBackends
       yield* tracker.watch(TMUX_ID)

@@ -100,8 +100,8 @@ describe("CommandCorrelation", () => {
   it.effect("an event queue that shuts down mid-watch counts as a lost connection", () =>
     Effect.gen(function* () {
       const queue = yield* Queue.unbounded<PromptEvent>()
-      const fiber = yield* Effect.fork(correlate(queue, "p1"))
-      yield* Effect.yieldNow()
+      const fiber = yield* Effect.forkChild(correlate(queue, "p1"))
+      yield* Effect.yieldNow
       yield* Queue.shutdown(queue)
       const outcome = yield* Fiber.join(fiber)
       expect(outcome._tag).toBe("Lost")

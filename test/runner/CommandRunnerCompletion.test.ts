@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"
 import { inWorld, request } from "./support.js"
@@ -13,7 +14,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
           const fake = yield* FakeTerminalDriver
           yield* fake.addSession("s1", { promptId: "p1" })
           yield* fake.setOutput("s1", "p1", `line one\nexit was ${exitCode}\n`)
-          const fiber = yield* Effect.fork(runner.run(request("s1", `sh -c 'exit ${exitCode}'`)))
+          const fiber = yield* Effect.forkChild(runner.run(request("s1", `sh -c 'exit ${exitCode}'`)))
           const sent = yield* fake.awaitSent(1)
           yield* fake.emit("s1", {
             _tag: "CommandStart",
@@ -91,7 +92,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
           { _tag: "CommandEnd", promptId: "p1", exitCode: 0 },
           { _tag: "Prompt", promptId: "p2" }
         ])
-        const fiber = yield* Effect.fork(runner.run(request("s1", "echo fast", { timeoutSeconds: 1 })))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "echo fast", { timeoutSeconds: 1 })))
         yield* TestClock.adjust(Duration.seconds(1))
         const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({ status: "completed", exit_code: 0, output: "fast", sent: true })
@@ -106,7 +107,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
         yield* fake.setOutput("s1", "p1", "done at last")
-        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 100", { timeoutSeconds: 5 })))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "sleep 100", { timeoutSeconds: 5 })))
         yield* fake.awaitSent(1)
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "sleep 100" })
         yield* TestClock.adjust(Duration.seconds(5))
@@ -126,7 +127,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
         expect(timedOut.message).not.toMatch(/cancel|killed|stopped the command/i)
 
         expect(yield* runner.result(timedOut.request_id, 0)).toMatchObject({ status: "timed_out" })
-        const pending = yield* Effect.fork(runner.result(timedOut.request_id, 60))
+        const pending = yield* Effect.forkChild(runner.result(timedOut.request_id, 60))
         yield* TestClock.adjust(Duration.seconds(90))
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p1", exitCode: 3 })
         // The earlier wait gave up at 60 s, before the end: it reports the still-pending state.
@@ -161,7 +162,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
             error_code: null
           })
           expect(yield* fake.ledger).toHaveLength(1)
-          const waiting = yield* Effect.fork(runner.result(submitted.request_id, 30))
+          const waiting = yield* Effect.forkChild(runner.result(submitted.request_id, 30))
           yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "make" })
           yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p1", exitCode: 2 })
           expect(yield* Fiber.join(waiting)).toMatchObject({
@@ -197,7 +198,7 @@ describe("CommandRunner: commands that run to an outcome", () => {
           yield* fake.addSession(id, { promptId: `${id}-p` })
           yield* fake.setOutput(id, `${id}-p`, `output of ${id}`)
         }
-        const all = yield* Effect.fork(
+        const all = yield* Effect.forkChild(
           Effect.all(
             ids.map((id) => runner.run(request(id, `echo ${id}`))),
             { concurrency: "unbounded" }

@@ -5,7 +5,8 @@
  * never abandoned and is reported as sent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Queue, Ref, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Layer, Queue, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import { makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
@@ -37,12 +38,12 @@ const runWith = (backend: Backend, call?: FakeCall) =>
         })
     })
     const tracker = Layer.mock(PromptTracker, {
-      watch: () => Effect.zipRight(backend.watch, Queue.unbounded<PromptEvent>())
+      watch: () => Effect.andThen(backend.watch, Queue.unbounded<PromptEvent>())
     })
-    const runner = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+    const runner = Layer.effect(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
       Layer.provide(Layer.merge(terminal, tracker))
     )
-    const fiber = yield* Effect.fork(
+    const fiber = yield* Effect.forkChild(
       Effect.flatMap(CommandRunner, (r) =>
         r.run(request("s1", "echo hi", { waitForCompletion: false }))
       ).pipe(
@@ -65,7 +66,7 @@ describe("CommandRunner: the pre-send phase is held to the call deadline", () =>
           watch: Effect.void
         })
         yield* TestClock.adjust(DEADLINE_MS - 1)
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust(1)
         const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({ status: "error", sent: false, error_code: "deadline_exceeded" })
@@ -98,7 +99,7 @@ describe("CommandRunner: the pre-send phase is held to the call deadline", () =>
       })
       yield* TestClock.adjust(DEADLINE_MS * 3)
       expect(yield* Ref.get(typed)).toEqual(["echo hi"])
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* Deferred.succeed(reply, undefined)
       const result = yield* Fiber.join(fiber)
       expect(result).toMatchObject({ status: "submitted", sent: true, error_code: null })
@@ -119,7 +120,7 @@ describe("CommandRunner: the pre-send phase is held to the call deadline", () =>
         expect(yield* Ref.get(typed)).toEqual(["echo hi"])
         yield* call.cancel
         yield* TestClock.adjust(DEADLINE_MS)
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* Deferred.succeed(reply, undefined)
         const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({ status: "submitted", sent: true, error_code: null })

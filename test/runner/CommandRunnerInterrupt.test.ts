@@ -3,7 +3,8 @@
  * is running, the shell's own final result (or still_running), and every refusal with nothing sent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
@@ -66,7 +67,7 @@ describe("CommandRunner.interrupt: a running command", () => {
       Effect.gen(function* () {
         const { runner, fake, requestId, promptId } = yield* running()
         yield* fake.setOutput("s1", promptId, "trapped SIGINT\nstill here\n")
-        const fiber = yield* Effect.fork(runner.interrupt(requestId, 3))
+        const fiber = yield* Effect.forkChild(runner.interrupt(requestId, 3))
         yield* TestClock.adjust(Duration.seconds(3))
         const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({
@@ -82,7 +83,7 @@ describe("CommandRunner.interrupt: a running command", () => {
         expect(result.message).toContain("never sends anything stronger")
         expect(yield* fake.interrupts).toHaveLength(1)
         // The user may ask again: a second call sends a second ETX, never anything else.
-        const again = yield* Effect.fork(runner.interrupt(requestId, 1))
+        const again = yield* Effect.forkChild(runner.interrupt(requestId, 1))
         yield* TestClock.adjust(Duration.seconds(1))
         expect((yield* Fiber.join(again)).status).toBe("still_running")
         expect(yield* fake.interrupts).toEqual([
@@ -139,7 +140,7 @@ describe("CommandRunner.interrupt: a running command", () => {
         const { runner, fake, requestId, promptId } = yield* running()
         yield* fake.setOutput("s1", promptId, "")
         yield* fake.scriptInterrupt("s1", { verdict: "ended" })
-        const fiber = yield* Effect.fork(runner.interrupt(requestId, 5))
+        const fiber = yield* Effect.forkChild(runner.interrupt(requestId, 5))
         yield* TestClock.adjust(Duration.seconds(1))
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId, exitCode: 2 })
         const result = yield* Fiber.join(fiber)
@@ -262,9 +263,9 @@ describe("CommandRunner.interrupt: the check and send are held to the call", () 
       Effect.gen(function* () {
         const { runner, fake, requestId } = yield* running()
         yield* fake.scriptInterrupt("s1", { beforeCheck: Effect.never })
-        const fiber = yield* Effect.fork(withDeadline(runner.interrupt(requestId, 5)))
+        const fiber = yield* Effect.forkChild(withDeadline(runner.interrupt(requestId, 5)))
         yield* TestClock.adjust(DEADLINE_MS - 1)
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust(1)
         const error = yield* Effect.flip(Fiber.join(fiber))
         expect(error.code).toBe("deadline_exceeded")
@@ -280,10 +281,10 @@ describe("CommandRunner.interrupt: the check and send are held to the call", () 
         const { runner, fake, requestId } = yield* running()
         const call = yield* makeCall()
         yield* fake.scriptInterrupt("s1", { beforeCheck: Effect.never })
-        const fiber = yield* Effect.fork(
+        const fiber = yield* Effect.forkChild(
           withDeadline(Effect.provideService(runner.interrupt(requestId, 5), CallControl, call.control))
         )
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
         yield* call.cancel
         const error = yield* Effect.flip(Fiber.join(fiber))
         expect(error.code).toBe("request_cancelled")
@@ -299,10 +300,10 @@ describe("CommandRunner.interrupt: the check and send are held to the call", () 
         const { runner, fake, requestId } = yield* running()
         const reply = yield* Deferred.make<void>()
         yield* fake.scriptInterrupt("s1", { afterSend: Deferred.await(reply) })
-        const fiber = yield* Effect.fork(withDeadline(runner.interrupt(requestId, 0)))
+        const fiber = yield* Effect.forkChild(withDeadline(runner.interrupt(requestId, 0)))
         yield* TestClock.adjust(DEADLINE_MS * 3)
         expect(yield* fake.interrupts).toHaveLength(1)
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* Deferred.succeed(reply, undefined)
         expect(yield* Fiber.join(fiber)).toMatchObject({ status: "still_running", interrupt_sent: true })
       })

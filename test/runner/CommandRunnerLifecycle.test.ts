@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"
@@ -12,7 +13,7 @@ describe("CommandRunner: what happens to a sent command", () => {
         const runner = yield* CommandRunner
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
-        const fiber = yield* Effect.fork(runner.run(request("s1", "exit")))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "exit")))
         yield* fake.awaitSent(1)
         yield* fake.closeSession("s1")
         const result = yield* Fiber.join(fiber)
@@ -33,7 +34,7 @@ describe("CommandRunner: what happens to a sent command", () => {
         const runner = yield* CommandRunner
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
-        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 5")))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "sleep 5")))
         yield* fake.awaitSent(1)
         yield* fake.loseConnection("socket closed")
         const result = yield* Fiber.join(fiber)
@@ -49,7 +50,7 @@ describe("CommandRunner: what happens to a sent command", () => {
         const runner = yield* CommandRunner
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
-        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 5")))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "sleep 5")))
         yield* fake.awaitSent(1)
         yield* fake.loseConnection("server went away", "tmux_unavailable")
         const result = yield* Fiber.join(fiber)
@@ -65,7 +66,7 @@ describe("CommandRunner: what happens to a sent command", () => {
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
         yield* fake.setOutput("s1", "p9", "someone else's output")
-        const fiber = yield* Effect.fork(runner.run(request("s1", "ls")))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "ls")))
         yield* fake.awaitSent(1)
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p9", command: "vim" })
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p9", exitCode: 0 })
@@ -127,7 +128,7 @@ describe("CommandRunner: what happens to a sent command", () => {
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
         yield* fake.setOutput("s1", "p1", "")
-        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 100", { timeoutSeconds: 2 })))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "sleep 100", { timeoutSeconds: 2 })))
         yield* fake.awaitSent(1)
         yield* TestClock.adjust(Duration.seconds(2))
         const first = yield* Fiber.join(fiber)

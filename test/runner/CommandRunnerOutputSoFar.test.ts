@@ -4,7 +4,8 @@
  * the read fails (no error: the snapshot still answers).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { fail } from "../../src/services/Errors.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"
@@ -65,13 +66,13 @@ describe("CommandRunner.result of a command still running", () => {
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1", { promptId: "p1" })
         yield* fake.setOutput("s1", "p1", "waiting\n")
-        const fiber = yield* Effect.fork(runner.run(request("s1", "sleep 100", { timeoutSeconds: 2 })))
+        const fiber = yield* Effect.forkChild(runner.run(request("s1", "sleep 100", { timeoutSeconds: 2 })))
         yield* fake.awaitSent(1)
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "sleep 100" })
         yield* TestClock.adjust(Duration.seconds(2))
         const timedOut = yield* Fiber.join(fiber)
         expect(timedOut.status).toBe("timed_out")
-        const later = yield* Effect.fork(runner.result(timedOut.request_id, 3))
+        const later = yield* Effect.forkChild(runner.result(timedOut.request_id, 3))
         yield* TestClock.adjust(Duration.seconds(3))
         expect(yield* Fiber.join(later)).toMatchObject({ status: "timed_out", output: "waiting" })
       })

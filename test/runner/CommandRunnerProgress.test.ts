@@ -4,7 +4,8 @@
  * answer; a cancelled call answers at once (no clock advance) and the result stays available.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Layer, Queue, Ref, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Layer, Queue, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import { makeCommandRunner } from "../../src/layers/runner/CommandRunnerLive.js"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
@@ -42,7 +43,7 @@ describe("CommandRunner: progress while waiting", () => {
         Effect.gen(function* () {
           const { runner, fake } = yield* sessionS1()
           const call = yield* makeCall()
-          const fiber = yield* Effect.fork(within(call, runner.run(request("s1", "make"))))
+          const fiber = yield* Effect.forkChild(within(call, runner.run(request("s1", "make"))))
           yield* fake.awaitSent(1)
           yield* TestClock.adjust(Duration.seconds(1))
           yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "make" })
@@ -71,8 +72,10 @@ describe("CommandRunner: progress while waiting", () => {
         const submitted = yield* runner.run(request("s1", "make", { waitForCompletion: false }))
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "make" })
         yield* fake.failNext("outputLineCount", { error: fail("output_unavailable", "no positions") })
-        const fiber = yield* Effect.fork(within(call, runner.result(submitted.request_id, 3)))
-        yield* TestClock.adjust(Duration.seconds(3))
+        // 3.5 s, not 3: the report due at 3 s would tie with the wait's end, and the TestClock
+        // breaks such ties by registration order (the wait's timeout first).
+        const fiber = yield* Effect.forkChild(within(call, runner.result(submitted.request_id, 3.5)))
+        yield* TestClock.adjust(Duration.millis(3500))
         expect((yield* Fiber.join(fiber)).status).toBe("submitted")
         expect((yield* call.reports).map((r) => r.outputLines)).toEqual([null, 4, 4])
       })
@@ -88,9 +91,10 @@ describe("CommandRunner: progress while waiting", () => {
         const noWait = yield* makeCall()
         const waiting = yield* makeCall()
         yield* within(noWait, runner.result(submitted.request_id, 0))
-        const f1 = yield* Effect.fork(within(quiet, runner.result(submitted.request_id, 2)))
-        const f2 = yield* Effect.fork(within(waiting, runner.result(submitted.request_id, 2)))
-        yield* TestClock.adjust(Duration.seconds(2))
+        // 2.5 s, not 2: no report tied with the wait's end (see above).
+        const f1 = yield* Effect.forkChild(within(quiet, runner.result(submitted.request_id, 2.5)))
+        const f2 = yield* Effect.forkChild(within(waiting, runner.result(submitted.request_id, 2.5)))
+        yield* TestClock.adjust(Duration.millis(2500))
         yield* Fiber.join(f1)
         yield* Fiber.join(f2)
         expect(yield* noWait.reports).toEqual([])
@@ -110,7 +114,7 @@ describe("CommandRunner: progress while waiting", () => {
         const call = yield* makeCall()
         const submitted = yield* runner.run(request("s1", "sleep 100", { waitForCompletion: false }))
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "sleep 100" })
-        const fiber = yield* Effect.fork(within(call, runner.interrupt(submitted.request_id, 10)))
+        const fiber = yield* Effect.forkChild(within(call, runner.interrupt(submitted.request_id, 10)))
         yield* TestClock.adjust(Duration.seconds(2))
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p1", exitCode: 130 })
         expect(yield* Fiber.join(fiber)).toMatchObject({ exit_code: 130, interrupt_sent: true })
@@ -130,18 +134,18 @@ describe("CommandRunner: progress while waiting", () => {
         const entered = yield* Deferred.make<void>()
         const gate = yield* Deferred.make<void>()
         const call = yield* makeCall({
-          beforeReport: Effect.zipRight(Deferred.succeed(entered, undefined), Deferred.await(gate))
+          beforeReport: Effect.andThen(Deferred.succeed(entered, undefined), Deferred.await(gate))
         })
         yield* fake.addSession("s1", { promptId: "p1" })
         yield* fake.setOutput("s1", "p1", "")
-        const fiber = yield* Effect.fork(within(call, runner.run(request("s1", "make"))))
+        const fiber = yield* Effect.forkChild(within(call, runner.run(request("s1", "make"))))
         yield* fake.awaitSent(1)
         yield* TestClock.adjust(Duration.seconds(1))
         yield* Deferred.await(entered)
         yield* fake.emit("s1", { _tag: "CommandEnd", promptId: "p1", exitCode: 0 })
         yield* settle
         expect(yield* fake.watchers("s1")).toBe(0)
-        expect(yield* Fiber.poll(fiber)).toHaveProperty("_tag", "None")
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* Deferred.succeed(gate, undefined)
         expect((yield* Fiber.join(fiber)).status).toBe("completed")
         expect(yield* call.reports).toHaveLength(1)
@@ -158,7 +162,7 @@ describe("CommandRunner: a cancelled call", () => {
         Effect.gen(function* () {
           const { runner, fake } = yield* sessionS1("built\n")
           const call = yield* makeCall()
-          const fiber = yield* Effect.fork(
+          const fiber = yield* Effect.forkChild(
             within(call, runner.run(request("s1", "make", { timeoutSeconds: 60 })))
           )
           yield* fake.awaitSent(1)
@@ -184,8 +188,8 @@ describe("CommandRunner: a cancelled call", () => {
         yield* fake.emit("s1", { _tag: "CommandStart", promptId: "p1", command: "tail -f log" })
         const resultCall = yield* makeCall()
         const interruptCall = yield* makeCall()
-        const r = yield* Effect.fork(within(resultCall, runner.result(submitted.request_id, 30)))
-        const i = yield* Effect.fork(within(interruptCall, runner.interrupt(submitted.request_id, 30)))
+        const r = yield* Effect.forkChild(within(resultCall, runner.result(submitted.request_id, 30)))
+        const i = yield* Effect.forkChild(within(interruptCall, runner.interrupt(submitted.request_id, 30)))
         yield* resultCall.cancel
         yield* interruptCall.cancel
         expect(yield* Fiber.join(r)).toMatchObject({ status: "submitted", output: "tick" })
@@ -209,17 +213,17 @@ describe("CommandRunner: a cancelled call", () => {
             )
         })
         const tracker = Layer.mock(PromptTracker, {
-          watch: () => Effect.zipRight(Effect.never, Queue.unbounded<PromptEvent>())
+          watch: () => Effect.andThen(Effect.never, Queue.unbounded<PromptEvent>())
         })
-        const world = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+        const world = Layer.effect(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
           Layer.provide(Layer.merge(terminal, tracker))
         )
         yield* Effect.provide(
           Effect.gen(function* () {
             const runner = yield* CommandRunner
             const call = yield* makeCall()
-            const fiber = yield* Effect.fork(within(call, runner.run(request("s1", "echo hi"))))
-            yield* Effect.yieldNow()
+            const fiber = yield* Effect.forkChild(within(call, runner.run(request("s1", "echo hi"))))
+            yield* Effect.yieldNow
             yield* call.cancel
             const result = yield* Fiber.join(fiber)
             expect(result).toMatchObject({ status: "error", sent: false, error_code: "request_cancelled" })

@@ -13,7 +13,7 @@ import { FakeTerminalLayer } from "../fakes/FakeTerminal.js"
  * a command ends (most scripted event sequences here stop at CommandEnd); that wait has its own
  * tests, with the default grace (`graceWorld`).
  */
-export const world = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+export const world = Layer.effect(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
   Layer.provideMerge(FakeTerminalLayer)
 )
 
@@ -35,12 +35,12 @@ export const request = (
 })
 
 /** Run `self` in a fresh world (runner + fake backend), closed when it ends. */
-export const inWorld = <A, E>(self: Effect.Effect<A, E, Layer.Layer.Success<typeof world>>) =>
+export const inWorld = <A, E>(self: Effect.Effect<A, E, Layer.Success<typeof world>>) =>
   Effect.provide(self, world)
 
 /** A CallControl for one call, with its driver: cancel it, see the progress it was sent. */
 export interface FakeCall {
-  readonly control: CallControl["Type"]
+  readonly control: CallControl["Service"]
   readonly cancel: Effect.Effect<void>
   readonly reports: Effect.Effect<ReadonlyArray<ProgressReport>>
 }
@@ -57,7 +57,7 @@ export const makeCall = (options: { wantsProgress?: boolean; beforeReport?: Effe
       cancelled: Deferred.await(cancelled),
       wantsProgress: options.wantsProgress ?? true,
       progress: (report) =>
-        Effect.zipRight(
+        Effect.andThen(
           options.beforeReport ?? Effect.void,
           Ref.update(reports, (r) => [...r, report])
         )

@@ -11,10 +11,9 @@ import {
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FileSystem } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, Logger, Schema } from "effect"
+import { Effect, FileSystem, type Layer, Logger, Schema } from "effect"
 import { afterEach } from "vitest"
 import {
   AuditLogDisabled,
@@ -58,7 +57,7 @@ const result = (over: Partial<CommandResult> = {}): CommandResult => ({
 /** Run `body` with the audit layer, then close it (which drains the queue). */
 const withAudit = <A, E>(
   layer: Layer.Layer<AuditLog, never, FileSystem.FileSystem>,
-  body: (audit: AuditLog["Type"]) => Effect.Effect<A, E>
+  body: (audit: AuditLog["Service"]) => Effect.Effect<A, E>
 ) => Effect.flatMap(AuditLog, body).pipe(Effect.provide(layer), Effect.provide(NodeFileSystem.layer))
 
 const live = (options: AuditLogOptions) => AuditLogLive(options)
@@ -265,7 +264,7 @@ describe("AuditLogLive", () => {
                   []
                 )
               )
-              .pipe(Effect.zipRight(i % 10 === 0 ? Effect.sleep("2 millis") : Effect.void)),
+              .pipe(Effect.andThen(i % 10 === 0 ? Effect.sleep("2 millis") : Effect.void)),
           { discard: true }
         )
       )
@@ -311,17 +310,16 @@ describe("AuditLogLive", () => {
       writeFileSync(join(dir, "file"), "not a directory")
       const path = join(dir, "file", "audit.jsonl")
       const warnings: Array<string> = []
-      const capture = Logger.replace(
-        Logger.defaultLogger,
+      const capture = Logger.layer([
         Logger.make(({ logLevel, message }) => {
-          if (logLevel._tag === "Warning") warnings.push(String(message))
+          if (logLevel === "Warn") warnings.push(String(message))
         })
-      )
+      ])
       const outcome = yield* withAudit(live({ path, maxBytes: 4096 }), (audit) =>
         Effect.forEach(
           [1, 2, 3],
           () =>
-            Effect.zipRight(
+            Effect.andThen(
               audit.record(AuditEvent.read("t", null, "x", "content")),
               Effect.sleep("30 millis")
             ),
@@ -365,7 +363,7 @@ describe("AuditLogLive", () => {
       ).pipe(
         Effect.provide(layer),
         Effect.provide(stuck),
-        Effect.provide(Logger.remove(Logger.defaultLogger)),
+        Effect.provide(Logger.layer([])),
         Effect.timeout("5 seconds"),
         Effect.exit
       )
@@ -385,7 +383,7 @@ describe("AuditLogLive", () => {
             discard: true
           }
         )
-      ).pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
+      ).pipe(Effect.provide(Logger.layer([])))
       const lines = readLines(path)
       const reads = lines.filter((l) => l.kind === "read").length
       const dropped = lines.reduce((n, l) => n + (l.kind === "dropped" ? l.count : 0), 0)

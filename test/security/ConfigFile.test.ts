@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { afterEach } from "vitest"
 import {
   DEFAULT_CONFIG,
@@ -16,8 +16,8 @@ import { loadConfigFile } from "../../src/layers/ConfigFileLive.js"
 
 const decodeError = (text: string) => {
   const result = decodeConfigText(text, "/etc/x/config.json")
-  if (Either.isRight(result)) throw new Error(`expected a failure for ${text}`)
-  return result.left
+  if (Result.isSuccess(result)) throw new Error(`expected a failure for ${text}`)
+  return result.failure
 }
 
 describe("ConfigFile schema", () => {
@@ -37,9 +37,9 @@ describe("ConfigFile schema", () => {
       backends: "auto",
       tmux: { sockets: [], hosts: [] }
     })
-    expect(decodeConfigText("{}", "/c.json")).toEqual(Either.right(DEFAULT_CONFIG))
+    expect(decodeConfigText("{}", "/c.json")).toEqual(Result.succeed(DEFAULT_CONFIG))
     expect(decodeConfigText('{"audit":{"path":"~/a.jsonl"}}', "/c.json")).toEqual(
-      Either.right({
+      Result.succeed({
         ...DEFAULT_CONFIG,
         audit: { enabled: true, path: "~/a.jsonl", maxBytes: 10 * 1024 * 1024 }
       })
@@ -58,8 +58,8 @@ describe("ConfigFile schema", () => {
       }
     })
     const result = decodeConfigText(text, "/c.json")
-    expect(Either.isRight(result) && result.right.policy.actionable?.allow?.profiles).toEqual(["Dev*"])
-    expect(Either.isRight(result) && result.right.audit).toEqual({
+    expect(Result.isSuccess(result) && result.success.policy.actionable?.allow?.profiles).toEqual(["Dev*"])
+    expect(Result.isSuccess(result) && result.success.audit).toEqual({
       enabled: false,
       path: "/var/log/tp.jsonl",
       maxBytes: 65536
@@ -101,7 +101,7 @@ describe("ConfigFile schema", () => {
 
   it("backends: auto or a list of iterm2/tmux without repeats; tmux.sockets: absolute or ~/ paths", () => {
     const ok = decodeConfigText('{"backends": ["tmux"], "tmux": {"sockets": ["~/s", "/tmp/x"]}}', "/c.json")
-    expect(Either.isRight(ok) && [ok.right.backends, ok.right.tmux.sockets]).toEqual([
+    expect(Result.isSuccess(ok) && [ok.success.backends, ok.success.tmux.sockets]).toEqual([
       ["tmux"],
       ["~/s", "/tmp/x"]
     ])

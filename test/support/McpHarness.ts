@@ -42,7 +42,7 @@ export const openMcpHarness = async <R, E>(
   elicit?: ElicitHandler
 ): Promise<McpHarness<R | ToolServices>> => {
   const runtime = ManagedRuntime.make(layer)
-  await runtime.runtime() // build the layer now, so a broken layer fails here, not in a tool call
+  await runtime.context() // build the layer now, so a broken layer fails here, not in a tool call
   const server = makeServer(
     (effect, signal) => runtime.runPromiseExit(effect, signal === undefined ? undefined : { signal }),
     options
@@ -63,7 +63,7 @@ export const openMcpHarness = async <R, E>(
   }
 }
 
-/** The harness as a scoped resource, for `it.scoped` tests. */
+/** The harness as a scoped resource, for `it.effect` tests. */
 export const mcpHarness = <R, E>(layer: Layer.Layer<R | ToolServices, E>, options: ServerOptions = {}) =>
   Effect.acquireRelease(
     Effect.promise(() => openMcpHarness(layer, options)),

@@ -21,9 +21,9 @@ export interface BackendCall {
   readonly args: ReadonlyArray<unknown>
 }
 
-type TerminalShape = Terminal["Type"]
-type RunnerShape = CommandRunner["Type"]
-type TrackerShape = PromptTracker["Type"]
+type TerminalShape = Terminal["Service"]
+type RunnerShape = CommandRunner["Service"]
+type TrackerShape = PromptTracker["Service"]
 
 export interface Overrides {
   readonly terminal?: Partial<TerminalShape>
@@ -120,23 +120,23 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
   const known = (id: string) => (id === SESSION_ID ? Effect.succeed(sampleSession) : notFound(id))
 
   const terminal: TerminalShape = {
-    listSessions: Effect.zipRight(
+    listSessions: Effect.andThen(
       record("Terminal", "listSessions", []),
       t.listSessions ?? Effect.succeed([sampleSession])
     ),
-    currentSession: Effect.zipRight(
+    currentSession: Effect.andThen(
       record("Terminal", "currentSession", []),
       t.currentSession ?? Effect.succeed(sampleSession)
     ),
     getSession: (id) =>
-      Effect.zipRight(record("Terminal", "getSession", [id]), t.getSession?.(id) ?? known(id)),
+      Effect.andThen(record("Terminal", "getSession", [id]), t.getSession?.(id) ?? known(id)),
     sessionLabels: (id) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "sessionLabels", [id]),
         t.sessionLabels?.(id) ?? Effect.map(known(id), labelsOfSession)
       ),
     read: (id, bounds, since) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "read", since === undefined ? [id, bounds] : [id, bounds, since]),
         t.read?.(id, bounds, since) ??
           Effect.map(known(id), () => ({
@@ -147,51 +147,51 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
           }))
       ),
     readiness: (id) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "readiness", [id]),
         t.readiness?.(id) ?? Effect.as(known(id), "ready" as const)
       ),
     submit: (id, command) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "submit", [id, command]),
         t.submit?.(id, command) ?? Effect.as(known(id), { promptId: "prompt-1" })
       ),
     commandOutput: (id, promptId, bounds) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "commandOutput", [id, promptId, bounds]),
         t.commandOutput?.(id, promptId, bounds) ??
           Effect.as(known(id), { ...boundTail([], bounds), totalLines: 0 })
       ),
     outputLineCount: (id, promptId) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "outputLineCount", [id, promptId]),
         t.outputLineCount?.(id, promptId) ?? Effect.as(known(id), null)
       ),
     interrupt: (id, promptId) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "interrupt", [id, promptId]),
         t.interrupt?.(id, promptId) ?? Effect.as(known(id), "sent" as const)
       ),
     sendKeys: (id, bytes) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("Terminal", "sendKeys", [id, bytes]),
         t.sendKeys?.(id, bytes) ?? Effect.asVoid(known(id))
       )
   }
   const runner: RunnerShape = {
     run: (request) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("CommandRunner", "run", [request]),
         r.run?.(request) ?? Effect.as(known(request.sessionId), completedResult(request))
       ),
     result: (requestId, waitSeconds) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("CommandRunner", "result", [requestId, waitSeconds]),
         r.result?.(requestId, waitSeconds) ??
           Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
       ),
     interrupt: (requestId, waitSeconds) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("CommandRunner", "interrupt", [requestId, waitSeconds]),
         r.interrupt?.(requestId, waitSeconds) ??
           Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
@@ -200,10 +200,10 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
   /** By default a watch of the known session sees no event at all. */
   const tracker: TrackerShape = {
     watch: (id) =>
-      Effect.zipRight(
+      Effect.andThen(
         record("PromptTracker", "watch", [id]),
         w.watch?.(id) ??
-          Effect.zipRight(known(id), Effect.acquireRelease(Queue.unbounded<PromptEvent>(), Queue.shutdown))
+          Effect.andThen(known(id), Effect.acquireRelease(Queue.unbounded<PromptEvent>(), Queue.shutdown))
       )
   }
   return {

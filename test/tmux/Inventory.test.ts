@@ -20,7 +20,7 @@ describe("tmux inventory", () => {
   const two = TmuxWorld.create()
   const absent = join(one.root, "absent.sock")
   let backend: TmuxBackend
-  let scope: Scope.CloseableScope
+  let scope: Scope.Closeable
   const panes: Record<string, WorldPane> = {}
 
   beforeAll(async () => {

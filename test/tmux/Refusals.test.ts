@@ -26,7 +26,7 @@ const crashesOnDeadPanes = version !== null && Number(version[1]) === 3 && Numbe
 describe("tmux refusals send nothing", () => {
   const rig = new RecordedBackend()
   const world = rig.world
-  let runner: CommandRunner["Type"]
+  let runner: CommandRunner["Service"]
 
   beforeAll(async () => {
     await rig.open()

@@ -11,7 +11,7 @@ import type { WorldPane } from "../support/tmux/TmuxWorld.js"
 
 describe("tmux run_command", () => {
   const rig = new RecordedBackend()
-  let runner: CommandRunner["Type"]
+  let runner: CommandRunner["Service"]
   let pane: WorldPane
   let id: string
 

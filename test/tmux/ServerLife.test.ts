@@ -12,7 +12,7 @@ import { waitUntil } from "../support/tmux/Recorder.js"
 describe("tmux pane and server lives", () => {
   const rig = new RecordedBackend()
   const world = rig.world
-  let runner: CommandRunner["Type"]
+  let runner: CommandRunner["Service"]
 
   beforeAll(async () => {
     await rig.open()

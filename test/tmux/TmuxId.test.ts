@@ -3,7 +3,7 @@
  * encoding (hex bytes, so no text can be read as a separator, flag, key name or format).
  */
 
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { BYTES_PER_LINE, hexBytes, submitLines } from "../../src/domain/tmux/SendEncoding.js"
 import { parseTmuxHost, parseTmuxHostsEnv } from "../../src/domain/tmux/TmuxHost.js"
@@ -132,11 +132,11 @@ describe("TmuxHost", () => {
 
   it("TERMPILOT_TMUX_HOSTS: comma-separated, every entry a host, repeats once", () => {
     expect(
-      Either.getOrThrow(parseTmuxHostsEnv("build-box, deploy@db-1:2222,build-box")).map((h) => h.spec)
+      Result.getOrThrow(parseTmuxHostsEnv("build-box, deploy@db-1:2222,build-box")).map((h) => h.spec)
     ).toEqual(["build-box", "deploy@db-1:2222"])
-    expect(Either.getOrThrow(parseTmuxHostsEnv(undefined))).toEqual([])
-    expect(Either.isLeft(parseTmuxHostsEnv("build-box,,x"))).toBe(true)
-    expect(Either.isLeft(parseTmuxHostsEnv("-oProxyCommand=touch /tmp/x"))).toBe(true)
+    expect(Result.getOrThrow(parseTmuxHostsEnv(undefined))).toEqual([])
+    expect(Result.isFailure(parseTmuxHostsEnv("build-box,,x"))).toBe(true)
+    expect(Result.isFailure(parseTmuxHostsEnv("-oProxyCommand=touch /tmp/x"))).toBe(true)
   })
 
   it("runs tmux over ssh in batch mode, the remote command one quoted line", () => {

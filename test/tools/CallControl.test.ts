@@ -5,7 +5,7 @@
  * tools that handle it themselves (and their call is still audited) and interrupts the others.
  */
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Chunk, Deferred, Effect, Layer, Option, Queue } from "effect"
+import { Deferred, Effect, Layer, Option, Queue } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { type AuditEvent, AuditLog } from "../../src/services/AuditLog.js"
 import { CallControl } from "../../src/services/CallControl.js"
@@ -40,7 +40,7 @@ const open = async (overrides: Overrides) => {
     backend,
     run: <A>(effect: Effect.Effect<A>) => h.runPromise(effect),
     nextAudit: () => Effect.runPromise(Queue.take(audited)),
-    auditedSoFar: () => Chunk.toReadonlyArray(Effect.runSync(Queue.takeAll(audited)))
+    auditedSoFar: (): ReadonlyArray<AuditEvent> => Effect.runSync(Queue.clear(audited))
   }
 }
 
@@ -99,10 +99,10 @@ describe("progress notifications", () => {
             const c = yield* control
             yield* c.progress({ requestId, elapsedMs: 1_000, outputLines: 3 })
             // A stray fiber that reports once the call has answered (a runner bug): dropped.
-            yield* Effect.forkDaemon(
+            yield* Effect.forkDetach(
               Deferred.await(answered).pipe(
-                Effect.zipRight(c.progress({ requestId, elapsedMs: 2_000, outputLines: 4 })),
-                Effect.zipRight(Deferred.succeed(late, undefined))
+                Effect.andThen(c.progress({ requestId, elapsedMs: 2_000, outputLines: 4 })),
+                Effect.andThen(Deferred.succeed(late, undefined))
               )
             )
             return interruptedResult(requestId)
@@ -229,7 +229,7 @@ describe("cancellation", () => {
       terminal: {
         read: () =>
           Deferred.succeed(started, undefined).pipe(
-            Effect.zipRight(Effect.never),
+            Effect.andThen(Effect.never),
             Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
           )
       }

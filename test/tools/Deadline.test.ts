@@ -4,7 +4,8 @@
  * (get_command_result) are left to their own wait.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, TestClock } from "effect"
+import { Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"
@@ -23,12 +24,12 @@ const hanging = Layer.mergeAll(
   Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never, listing: Effect.never }),
   Layer.mock(PromptTracker, { watch: () => Effect.never }),
   Layer.mock(CommandRunner, {
-    result: () => Effect.sleep("10 seconds").pipe(Effect.zipRight(Effect.die("waited")))
+    result: () => Effect.sleep("10 seconds").pipe(Effect.andThen(Effect.die("waited")))
   })
 )
 
 const start = (effect: Effect.Effect<unknown, never, ToolServices>) =>
-  Effect.fork(
+  Effect.forkChild(
     effect.pipe(
       Effect.provide(hanging),
       Effect.provideService(ToolSettings, { redactSecrets: true, deadlineMs: DEADLINE_MS })
@@ -40,7 +41,7 @@ const answersAtDeadline = (effect: Effect.Effect<unknown, never, ToolServices>) 
   Effect.gen(function* () {
     const fiber = yield* start(effect)
     yield* TestClock.adjust(DEADLINE_MS - 1)
-    expect(fiber.unsafePoll()).toBeNull()
+    expect(fiber.pollUnsafe()).toBeUndefined()
     yield* TestClock.adjust(1)
     const result = yield* Fiber.join(fiber)
     expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "deadline_exceeded" } })
@@ -70,7 +71,7 @@ describe("the call deadline (adapter)", () => {
         callTool(getCommandResult, { request_id: "0123456789abcdef0123456789abcdef", wait_seconds: 10 })
       )
       yield* TestClock.adjust(DEADLINE_MS * 2)
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust("10 seconds")
       const result = yield* Fiber.join(fiber)
       expect(result).toMatchObject({ isError: true, structuredContent: { error_code: "internal_error" } })

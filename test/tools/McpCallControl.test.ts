@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js"
-import { Deferred, Duration, Effect, Exit, Fiber, TestClock } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { type CallExtra, makeCallControl, PROGRESS_SEND_TIMEOUT } from "../../src/tools/McpCallControl.js"
 
 const report = { requestId: "r1", elapsedMs: 1_000, outputLines: null }
@@ -24,10 +25,10 @@ describe("makeCallControl", () => {
   it.effect("a send that never completes is given up after its timeout, not before", () =>
     Effect.gen(function* () {
       const { control } = makeCallControl(extraWith(() => new Promise<void>(() => {})))
-      const fiber = yield* Effect.fork(control.progress(report))
-      const timeout = Duration.toMillis(Duration.decode(PROGRESS_SEND_TIMEOUT))
+      const fiber = yield* Effect.forkChild(control.progress(report))
+      const timeout = Duration.toMillis(Duration.fromInputUnsafe(PROGRESS_SEND_TIMEOUT))
       yield* TestClock.adjust(timeout - 1)
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       yield* Fiber.join(fiber)
     })
@@ -42,7 +43,7 @@ describe("makeCallControl", () => {
         extraWith(
           (n) =>
             new Promise<void>((resolve) => {
-              Deferred.unsafeDone(started, Exit.void)
+              Deferred.doneUnsafe(started, Exit.void)
               finish = () => {
                 sent.push(n)
                 resolve()
@@ -50,12 +51,12 @@ describe("makeCallControl", () => {
             })
         )
       )
-      const fiber = yield* Effect.fork(control.progress(report))
+      const fiber = yield* Effect.forkChild(control.progress(report))
       yield* Deferred.await(started)
-      const interrupting = yield* Effect.fork(Fiber.interrupt(fiber))
+      const interrupting = yield* Effect.forkChild(Fiber.interrupt(fiber))
       // Real time (not the TestClock): an interruptible send would have let go long before.
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-      expect(interrupting.unsafePoll()).toBeNull()
+      expect(interrupting.pollUnsafe()).toBeUndefined()
       finish()
       yield* Fiber.join(interrupting)
       expect(sent).toHaveLength(1)
@@ -70,9 +71,9 @@ describe("makeCallControl", () => {
     Effect.gen(function* () {
       const abort = new AbortController()
       const { control } = makeCallControl(extraWith(() => Promise.resolve(), abort.signal))
-      const waiting = yield* Effect.fork(control.cancelled)
-      yield* Effect.yieldNow()
-      expect(waiting.unsafePoll()).toBeNull()
+      const waiting = yield* Effect.forkChild(control.cancelled)
+      yield* Effect.yieldNow
+      expect(waiting.pollUnsafe()).toBeUndefined()
       abort.abort()
       yield* Fiber.join(waiting)
       yield* control.cancelled // already aborted: at once

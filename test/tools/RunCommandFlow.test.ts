@@ -10,10 +10,10 @@ import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { FakeTerminalDriver, FakeTerminalLayer } from "../fakes/FakeTerminal.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 
-const world = Layer.scoped(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
+const world = Layer.effect(CommandRunner, makeCommandRunner({ promptGraceMs: 0 })).pipe(
   Layer.provideMerge(FakeTerminalLayer)
 )
-type World = Layer.Layer.Success<typeof world>
+type World = Layer.Success<typeof world>
 
 let harness: McpHarness<World> | undefined
 afterEach(async () => {
@@ -25,7 +25,7 @@ const open = async () => {
   const h = await openMcpHarness(world)
   harness = h
   await h.client.listTools()
-  const drive = <A>(f: (driver: FakeTerminalDriver["Type"]) => Effect.Effect<A>) =>
+  const drive = <A>(f: (driver: FakeTerminalDriver["Service"]) => Effect.Effect<A>) =>
     h.runPromise(Effect.flatMap(FakeTerminalDriver, f))
   return { client: h.client, drive }
 }

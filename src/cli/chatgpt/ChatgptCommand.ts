@@ -3,8 +3,8 @@
  * driving OpenAI's `tunnel-client` (setup, status, doctor, disconnect). Mount with
  * `Command.withSubcommands([chatgptCommand])`; map `CliExit` to the process exit code.
  */
-import { Command } from "@effect/cli"
 import { Effect } from "effect"
+import { Command } from "effect/cli"
 import { disconnectCommand } from "./Disconnect.js"
 import { doctorCommand } from "./Doctor.js"
 import type { McpLaunch } from "./McpCommand.js"

@@ -2,8 +2,8 @@
  * `termpilot chatgpt disconnect`: stops the local managed runtime (`runtimes stop`). The remote
  * tunnel and the ChatGPT app are kept, so `setup` with the same tunnel id reconnects.
  */
-import { Command } from "@effect/cli"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
+import { Command } from "effect/cli"
 import { TunnelClient } from "../../services/TunnelClient.js"
 import { failureJson, failureLines, tunnelIdOf } from "./Format.js"
 import { EXIT_FAILED, emit, type Outcome } from "./Outcome.js"
@@ -12,32 +12,32 @@ import { aliasOrRefusal, type CommonArgs, commonOptions, tunnelClientLayer } fro
 const disconnectProgram = (args: CommonArgs) =>
   Effect.gen(function* () {
     const alias = aliasOrRefusal(args.alias)
-    if (Either.isLeft(alias)) return alias.left
+    if (Result.isFailure(alias)) return alias.failure
     const tunnel = yield* TunnelClient
-    const result = yield* Effect.either(tunnel.stop(alias.right))
-    if (Either.isLeft(result)) {
+    const result = yield* Effect.result(tunnel.stop(alias.success))
+    if (Result.isFailure(result)) {
       return {
         exitCode: EXIT_FAILED,
         out: [],
-        err: ["TermPilot could not stop the tunnel runtime.", ...failureLines(result.left, alias.right)],
-        json: failureJson(result.left, alias.right)
+        err: ["TermPilot could not stop the tunnel runtime.", ...failureLines(result.failure, alias.success)],
+        json: failureJson(result.failure, alias.success)
       } satisfies Outcome
     }
-    const tunnelId = tunnelIdOf(result.right)
-    const already = result.right.already_stopped === true
+    const tunnelId = tunnelIdOf(result.success)
+    const already = result.success.already_stopped === true
     return {
       exitCode: 0,
       out: [
         already
-          ? `The local tunnel runtime '${alias.right}' was not running.`
-          : `Stopped the local tunnel runtime '${alias.right}'.`,
+          ? `The local tunnel runtime '${alias.success}' was not running.`
+          : `Stopped the local tunnel runtime '${alias.success}'.`,
         "The remote tunnel was kept (and so is the ChatGPT app using it). To connect again, load your key and run:",
-        `  termpilot chatgpt setup --tunnel-id ${tunnelId ?? "<your tunnel id>"}${alias.right === "termpilot" ? "" : ` --alias ${alias.right}`}`
+        `  termpilot chatgpt setup --tunnel-id ${tunnelId ?? "<your tunnel id>"}${alias.success === "termpilot" ? "" : ` --alias ${alias.success}`}`
       ],
       err: [],
       json: {
         ok: true,
-        alias: alias.right,
+        alias: alias.success,
         already_stopped: already,
         ...(tunnelId === undefined ? {} : { tunnel_id: tunnelId }),
         remote_tunnel_kept: true

@@ -3,8 +3,8 @@
  * runs, runtime key present, runtime status — each ok / failed / skipped with a remedy. Works
  * without tunnel-client installed; never starts, stops or writes anything.
  */
-import { Command } from "@effect/cli"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
+import { Command } from "effect/cli"
 import { check, type Check as HealthCheck, passed, renderChecks } from "../../domain/HealthCheck.js"
 import { TunnelClient } from "../../services/TunnelClient.js"
 import {
@@ -38,12 +38,12 @@ const runChecks = (alias: string, keyEnv: string) =>
     const tunnel = yield* TunnelClient
     const checks: Array<Check> = []
 
-    const found = yield* Effect.either(Effect.zip(tunnel.executable, tunnel.version))
-    const clientOk = Either.isRight(found)
+    const found = yield* Effect.result(Effect.zip(tunnel.executable, tunnel.version))
+    const clientOk = Result.isSuccess(found)
     checks.push(
-      Either.match(found, {
-        onRight: ([path, version]) => check("tunnel_client", "ok", `${version} (${path})`),
-        onLeft: (error) =>
+      Result.match(found, {
+        onSuccess: ([path, version]) => check("tunnel_client", "ok", `${version} (${path})`),
+        onFailure: (error) =>
           check(
             "tunnel_client",
             "failed",
@@ -68,18 +68,18 @@ const runChecks = (alias: string, keyEnv: string) =>
       checks.push(check("runtime", "skipped", "Skipped: needs a working tunnel-client."))
       return checks
     }
-    const status = yield* Effect.either(tunnel.status(alias))
-    if (Either.isLeft(status)) {
+    const status = yield* Effect.result(tunnel.status(alias))
+    if (Result.isFailure(status)) {
       checks.push(
-        check("runtime", "failed", status.left.detail, [
-          ...adviceLines(status.left.payload),
-          ...remedyFor(status.left, alias),
+        check("runtime", "failed", status.failure.detail, [
+          ...adviceLines(status.failure.payload),
+          ...remedyFor(status.failure, alias),
           `If this alias was never connected: termpilot chatgpt setup --tunnel-id <your tunnel id>`
         ])
       )
       return checks
     }
-    const payload = status.right
+    const payload = status.success
     const verdict = runtimeVerdict(payload, true)
     const where = [`alias ${payload.alias ?? alias}`, tunnelIdOf(payload)].filter(
       (part) => part !== undefined
@@ -113,10 +113,10 @@ const render = (alias: string, checks: ReadonlyArray<Check>): Outcome => {
 const doctorProgram = (args: CommonArgs) =>
   Effect.gen(function* () {
     const alias = aliasOrRefusal(args.alias)
-    if (Either.isLeft(alias)) return alias.left
+    if (Result.isFailure(alias)) return alias.failure
     const keyEnv = keyEnvOrRefusal(args.runtimeKeyEnv)
-    if (Either.isLeft(keyEnv)) return keyEnv.left
-    return render(alias.right, yield* runChecks(alias.right, keyEnv.right))
+    if (Result.isFailure(keyEnv)) return keyEnv.failure
+    return render(alias.success, yield* runChecks(alias.success, keyEnv.success))
   }).pipe(Effect.provide(tunnelClientLayer(args)))
 
 export const doctorCommand = Command.make("doctor", commonOptions, (args) =>

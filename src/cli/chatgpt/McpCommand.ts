@@ -4,8 +4,7 @@
  * from the package root: the same from the bundle and from the compiled modules), each word quoted
  * for tunnel-client's splitter and checked against its inline-secret rule.
  */
-import { FileSystem, Path } from "@effect/platform"
-import { Effect, Either, Option } from "effect"
+import { Effect, FileSystem, Option, Path, Result } from "effect"
 import { inlineSecretFinding } from "../../domain/InlineSecret.js"
 import { joinWords } from "../../domain/ShellWords.js"
 import { binPath } from "../../layers/PackageRoot.js"
@@ -26,7 +25,7 @@ export const currentLaunch = (): McpLaunch => ({
 /** The quoted command, or why it cannot be used. Checks absoluteness, existence and the secret rule. */
 export const mcpCommandFor = (
   launch: McpLaunch
-): Effect.Effect<Either.Either<string, string>, never, FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<Result.Result<string, string>, never, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -34,17 +33,17 @@ export const mcpCommandFor = (
       ["Node executable", launch.execPath],
       ["TermPilot entry point", launch.entry]
     ] as const) {
-      if (!path.isAbsolute(file)) return Either.left(`The ${what} path is not absolute: ${file}`)
+      if (!path.isAbsolute(file)) return Result.fail(`The ${what} path is not absolute: ${file}`)
       const exists = yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false))
       if (!exists) {
-        return Either.left(`The ${what} does not exist: ${file} (is TermPilot built and installed?)`)
+        return Result.fail(`The ${what} does not exist: ${file} (is TermPilot built and installed?)`)
       }
     }
     const command = joinWords([launch.execPath, launch.entry])
     return Option.match(inlineSecretFinding(command), {
-      onNone: () => Either.right(command),
+      onNone: () => Result.succeed(command),
       onSome: (what) =>
-        Either.left(
+        Result.fail(
           `tunnel-client would refuse the TermPilot command because its paths look like they contain ${what}; ` +
             "install TermPilot (or Node) under a different directory."
         )

@@ -3,8 +3,8 @@
  * key variable present, the TermPilot command), then `runtimes connect`, then polls
  * `runtimes status` until the runtime runs, is healthy and is not reported unready.
  */
-import { Command, Options } from "@effect/cli"
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Result } from "effect"
+import { Command, Flag } from "effect/cli"
 import { parseTunnelId, type TunnelId } from "../../domain/TunnelInputs.js"
 import { type RuntimePayload, TunnelClient, type TunnelClientError } from "../../services/TunnelClient.js"
 import {
@@ -63,13 +63,14 @@ const connectAndCheck = (
 ) =>
   Effect.gen(function* () {
     const tunnel = yield* TunnelClient
-    const connected = yield* Effect.either(
+    const connected = yield* Effect.result(
       tunnel.connect({ alias, tunnelId, runtimeKeyEnv: keyEnv, mcpCommand })
     )
-    if (Either.isLeft(connected)) return failed(connected.left, alias, "start the tunnel runtime")
-    const checked = yield* Effect.either(awaitRuntime(alias, args.wait))
-    if (Either.isLeft(checked)) return failed(checked.left, alias, "confirm the tunnel runtime's status")
-    const payload = checked.right
+    if (Result.isFailure(connected)) return failed(connected.failure, alias, "start the tunnel runtime")
+    const checked = yield* Effect.result(awaitRuntime(alias, args.wait))
+    if (Result.isFailure(checked))
+      return failed(checked.failure, alias, "confirm the tunnel runtime's status")
+    const payload = checked.success
     const verdict = runtimeVerdict(payload, true)
     if (!verdict.ok) {
       return {
@@ -105,22 +106,22 @@ const connectAndCheck = (
 const setupProgram = (args: SetupArgs, launch: McpLaunch) =>
   Effect.gen(function* () {
     const tunnelId = parseTunnelId(args.tunnelId)
-    if (Either.isLeft(tunnelId)) return refusal("invalid_tunnel_id", tunnelId.left)
+    if (Result.isFailure(tunnelId)) return refusal("invalid_tunnel_id", tunnelId.failure)
     const alias = aliasOrRefusal(args.alias)
-    if (Either.isLeft(alias)) return alias.left
+    if (Result.isFailure(alias)) return alias.failure
     const keyEnv = keyEnvOrRefusal(args.runtimeKeyEnv)
-    if (Either.isLeft(keyEnv)) return keyEnv.left
-    if (!(yield* runtimeKeyPresent(keyEnv.right))) {
+    if (Result.isFailure(keyEnv)) return keyEnv.failure
+    if (!(yield* runtimeKeyPresent(keyEnv.success))) {
       return refusal(
         "missing_runtime_key",
-        `the runtime key variable ${keyEnv.right} is not set in this shell; nothing was started.`,
-        keyMissingRemedy(keyEnv.right),
+        `the runtime key variable ${keyEnv.success} is not set in this shell; nothing was started.`,
+        keyMissingRemedy(keyEnv.success),
         EXIT_FAILED
       )
     }
     const mcpCommand = yield* mcpCommandFor(launch)
-    if (Either.isLeft(mcpCommand)) return refusal("bad_mcp_command", mcpCommand.left, [], EXIT_FAILED)
-    return yield* connectAndCheck(args, alias.right, tunnelId.right, keyEnv.right, mcpCommand.right)
+    if (Result.isFailure(mcpCommand)) return refusal("bad_mcp_command", mcpCommand.failure, [], EXIT_FAILED)
+    return yield* connectAndCheck(args, alias.success, tunnelId.success, keyEnv.success, mcpCommand.success)
   })
 
 export const makeSetupCommand = (launch: McpLaunch = currentLaunch()) =>
@@ -128,14 +129,12 @@ export const makeSetupCommand = (launch: McpLaunch = currentLaunch()) =>
     "setup",
     {
       ...commonOptions,
-      tunnelId: Options.text("tunnel-id").pipe(
-        Options.withDescription(
-          "The existing tunnel's id (tunnel_ + 32 hex digits, from the OpenAI Platform)."
-        )
+      tunnelId: Flag.String("tunnel-id").pipe(
+        Flag.withDescription("The existing tunnel's id (tunnel_ + 32 hex digits, from the OpenAI Platform).")
       ),
-      wait: Options.integer("wait").pipe(
-        Options.withDefault(20),
-        Options.withDescription("Seconds to wait for the runtime to become healthy and ready.")
+      wait: Flag.Int("wait").pipe(
+        Flag.withDescription("Seconds to wait for the runtime to become healthy and ready."),
+        Flag.withDefault(20)
       )
     },
     (args) => setupProgram(args, launch).pipe(Effect.flatMap((outcome) => emit(outcome, args.json)))

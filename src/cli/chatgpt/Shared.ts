@@ -3,8 +3,8 @@
  * runtime-key variable, --json, --timeout), input validation into refusals, the TunnelClient
  * layer built from those options, and the runtime-key presence check (value never read out).
  */
-import { Options } from "@effect/cli"
-import { Config, Effect, Either, Option, Redacted } from "effect"
+import { Config, Effect, Option, Redacted, Result } from "effect"
+import { Flag } from "effect/cli"
 import { parseAlias, parseEnvName } from "../../domain/TunnelInputs.js"
 import { defaultTimeouts, TunnelClientLive } from "../../layers/TunnelClientLive.js"
 import { type Outcome, refusal } from "./Outcome.js"
@@ -13,25 +13,28 @@ export const DEFAULT_ALIAS = "termpilot"
 export const DEFAULT_KEY_ENV = "CONTROL_PLANE_API_KEY"
 
 export const commonOptions = {
-  alias: Options.text("alias").pipe(
-    Options.withDefault(DEFAULT_ALIAS),
-    Options.withDescription("Name of the managed tunnel runtime.")
+  alias: Flag.String("alias").pipe(
+    Flag.withDescription("Name of the managed tunnel runtime."),
+    Flag.withDefault(DEFAULT_ALIAS)
   ),
-  tunnelClient: Options.text("tunnel-client").pipe(
-    Options.optional,
-    Options.withDescription(
+  tunnelClient: Flag.String("tunnel-client").pipe(
+    Flag.withDescription(
       "Path (or name on PATH) of the tunnel-client executable; default: tunnel-client on PATH."
-    )
+    ),
+    Flag.optional
   ),
-  runtimeKeyEnv: Options.text("runtime-key-env").pipe(
-    Options.withDefault(DEFAULT_KEY_ENV),
-    Options.withDescription("Environment variable holding the runtime API key (passed on only as env:NAME).")
+  runtimeKeyEnv: Flag.String("runtime-key-env").pipe(
+    Flag.withDescription("Environment variable holding the runtime API key (passed on only as env:NAME)."),
+    Flag.withDefault(DEFAULT_KEY_ENV)
   ),
-  timeout: Options.integer("timeout").pipe(
-    Options.optional,
-    Options.withDescription("Seconds to wait for each tunnel-client call before stopping it.")
+  timeout: Flag.Int("timeout").pipe(
+    Flag.withDescription("Seconds to wait for each tunnel-client call before stopping it."),
+    Flag.optional
   ),
-  json: Options.boolean("json").pipe(Options.withDescription("Print one JSON object instead of text."))
+  json: Flag.Boolean("json").pipe(
+    Flag.withDescription("Print one JSON object instead of text."),
+    Flag.withDefault(false)
+  )
 }
 
 export interface CommonArgs {
@@ -56,15 +59,15 @@ export const tunnelClientLayer = (args: CommonArgs) =>
   })
 
 /** Validated alias, or the refusal to print. */
-export const aliasOrRefusal = (raw: string): Either.Either<string, Outcome> =>
-  Either.mapLeft(parseAlias(raw), (message) => refusal("invalid_alias", message))
+export const aliasOrRefusal = (raw: string): Result.Result<string, Outcome> =>
+  Result.mapError(parseAlias(raw), (message) => refusal("invalid_alias", message))
 
-export const keyEnvOrRefusal = (raw: string): Either.Either<string, Outcome> =>
-  Either.mapLeft(parseEnvName(raw), (message) => refusal("invalid_runtime_key_env", message))
+export const keyEnvOrRefusal = (raw: string): Result.Result<string, Outcome> =>
+  Result.mapError(parseEnvName(raw), (message) => refusal("invalid_runtime_key_env", message))
 
 /** Whether the runtime-key variable is set and non-blank. The value itself stays redacted. */
 export const runtimeKeyPresent = (name: string): Effect.Effect<boolean> =>
-  Config.redacted(name).pipe(
+  Config.Redacted(name).pipe(
     Effect.map((value) => Redacted.value(value).trim() !== ""),
     Effect.orElseSucceed(() => false)
   )

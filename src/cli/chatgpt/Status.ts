@@ -2,8 +2,8 @@
  * `termpilot chatgpt status`: a short summary of the managed runtime (only reported fields);
  * exits non-zero when the runtime is not running or not healthy, so scripts can rely on it.
  */
-import { Command } from "@effect/cli"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
+import { Command } from "effect/cli"
 import { TunnelClient } from "../../services/TunnelClient.js"
 import {
   adviceJson,
@@ -20,18 +20,18 @@ import { aliasOrRefusal, type CommonArgs, commonOptions, tunnelClientLayer } fro
 const statusProgram = (args: CommonArgs) =>
   Effect.gen(function* () {
     const alias = aliasOrRefusal(args.alias)
-    if (Either.isLeft(alias)) return alias.left
+    if (Result.isFailure(alias)) return alias.failure
     const tunnel = yield* TunnelClient
-    const result = yield* Effect.either(tunnel.status(alias.right))
-    if (Either.isLeft(result)) {
+    const result = yield* Effect.result(tunnel.status(alias.success))
+    if (Result.isFailure(result)) {
       return {
         exitCode: EXIT_FAILED,
         out: [],
-        err: failureLines(result.left, alias.right),
-        json: failureJson(result.left, alias.right)
+        err: failureLines(result.failure, alias.success),
+        json: failureJson(result.failure, alias.success)
       } satisfies Outcome
     }
-    const payload = result.right
+    const payload = result.success
     const healthy = runtimeVerdict(payload, false)
     const ready = runtimeVerdict(payload, true)
     const problem = healthy.ok ? ready.problem : healthy.problem

@@ -6,7 +6,7 @@
  * 1–65535 without a leading zero. Nothing else (no IPv6 literal, no spaces, no `ssh://`) is a host.
  * `spec` is the canonical spelling; it names the host in session ids (TmuxId.ts).
  */
-import { Either } from "effect"
+import { Result } from "effect"
 
 export interface TmuxHost {
   readonly user: string | null
@@ -34,25 +34,25 @@ export const parseTmuxHost = (text: string): TmuxHost | null => {
 export const parseTmuxHosts = (
   entries: ReadonlyArray<string>,
   source: string
-): Either.Either<ReadonlyArray<TmuxHost>, string> => {
+): Result.Result<ReadonlyArray<TmuxHost>, string> => {
   const hosts: Array<TmuxHost> = []
   for (const entry of entries) {
     const host = parseTmuxHost(entry)
     if (host === null)
-      return Either.left(
+      return Result.fail(
         `${source}: ${JSON.stringify(entry)} is not a host (expected [user@]host[:port], e.g. build-box or deploy@db-1:2222)`
       )
     if (!hosts.some((h) => h.spec === host.spec)) hosts.push(host)
   }
-  return Either.right(hosts)
+  return Result.succeed(hosts)
 }
 
 /** `TERMPILOT_TMUX_HOSTS`: comma-separated hosts (blank entries around commas are not allowed). */
 export const parseTmuxHostsEnv = (
   value: string | undefined
-): Either.Either<ReadonlyArray<TmuxHost>, string> =>
+): Result.Result<ReadonlyArray<TmuxHost>, string> =>
   value === undefined || value.trim() === ""
-    ? Either.right([])
+    ? Result.succeed([])
     : parseTmuxHosts(
         value.split(",").map((part) => part.trim()),
         "TERMPILOT_TMUX_HOSTS"

@@ -16,7 +16,7 @@ import type {
   VariableResponse
 } from "../../services/Iterm2Messages.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 export const unavailable = (error: Iterm2Error): TermPilotError =>
   fail("iterm2_unavailable", error.message, error)
@@ -55,7 +55,7 @@ export const replyField = <K extends keyof ServerResponse>(
   reply: Effect.Effect<ServerResponse, Iterm2Error> | undefined,
   field: K
 ): Effect.Effect<NonNullable<ServerResponse[K]>, TermPilotError> =>
-  (reply ?? Effect.dieMessage(`no reply carrying ${String(field)}`)).pipe(
+  (reply ?? Effect.die(new Error(`no reply carrying ${String(field)}`))).pipe(
     Effect.mapError(unavailable),
     Effect.flatMap((response) => {
       const value = response[field]
@@ -237,7 +237,7 @@ export const inTransaction = <A>(
     return yield* body.pipe(
       Effect.tap((a) => Ref.set(confirmed, Option.some(a))),
       conn.transaction,
-      Effect.catchAll((e) =>
+      Effect.catch((e) =>
         Effect.flatMap(Ref.get(confirmed), (done) =>
           Option.isSome(done) ? Effect.succeed(done.value) : Effect.fail(orUnavailable(e))
         )

@@ -9,7 +9,7 @@
  * taken over (src/layers/claims/ClaimHolder.ts).
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Context, Deferred, Duration, Effect, Layer, Queue, type Scope } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Queue, Result, type Scope } from "effect"
 import { type Claim, formatClaim, parseClaim, sameHolder } from "../../domain/ClaimValue.js"
 import { fail, sessionClaimed, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import { Iterm2Connection, type Iterm2Event } from "../../services/Iterm2Connection.js"
@@ -18,7 +18,7 @@ import type { Readiness } from "../../services/Terminal.js"
 import { describeHolder, type HolderState, holderState, ownClaim } from "../claims/ClaimHolder.js"
 import { callFor, getPrompt, getVariables, inTransaction } from "./Iterm2Calls.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 /** The session variable a claim lives in (iTerm2 lets clients set only `user.<name>` variables). */
 export const CLAIM_VARIABLE = "user.termpilot_claim"
@@ -109,7 +109,7 @@ export interface Ticket {
   readonly held: Held
 }
 
-export class Iterm2Claims extends Context.Tag("termpilot/Iterm2Claims")<
+export class Iterm2Claims extends Context.Service<
   Iterm2Claims,
   {
     readonly identity: ClaimIdentity
@@ -129,7 +129,7 @@ export class Iterm2Claims extends Context.Tag("termpilot/Iterm2Claims")<
     /** Inside the caller's transaction: clears a dead holder's claim (a single send writes none). */
     readonly clearDead: (sessionId: string) => Effect.Effect<void, TermPilotError>
   }
->() {}
+>()("termpilot/Iterm2Claims") {}
 
 /** Whether the last prompt shows the command typed at `held.promptId` over. */
 const overByPrompt = (held: Held, prompt: GetPromptResponse | undefined, now: number): boolean => {
@@ -202,7 +202,7 @@ export const releaseClaim = (
 export const makeIterm2Claims = (
   conn: Conn,
   identity: ClaimIdentity = claimIdentity()
-): Effect.Effect<Iterm2Claims["Type"], never, Scope.Scope> =>
+): Effect.Effect<Iterm2Claims["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope
     /** The claim this process holds per session (the newest; an older one's watcher just stops). */
@@ -233,26 +233,26 @@ export const makeIterm2Claims = (
           if (!over) {
             const signalled = yield* Deferred.await(h.over).pipe(
               Effect.as(true),
-              Effect.timeoutTo({
+              Effect.timeoutOrElse({
                 duration: Duration.millis(POLL_MS),
-                onTimeout: () => false,
-                onSuccess: (x) => x
+                orElse: () => Effect.succeed(false)
               })
             )
             if (!current(h)) return
             if (signalled) over = true
             else {
-              const prompt = yield* Effect.either(getPrompt(conn, h.sessionId))
-              if (prompt._tag === "Left") {
-                if (prompt.left.code === "session_not_found") return yield* forget(h)
+              const prompt = yield* Effect.result(getPrompt(conn, h.sessionId))
+              if (Result.isFailure(prompt)) {
+                if (prompt.failure.code === "session_not_found") return yield* forget(h)
                 continue
               }
-              over = overByPrompt(h, prompt.right, yield* Clock.currentTimeMillis)
+              over = overByPrompt(h, prompt.success, yield* Clock.currentTimeMillis)
             }
           }
           if (!over) continue
-          const released = yield* Effect.either(releaseClaim(conn, h.sessionId, h.value))
-          if (released._tag === "Right" || released.left.code === "session_not_found") return yield* forget(h)
+          const released = yield* Effect.result(releaseClaim(conn, h.sessionId, h.value))
+          if (Result.isSuccess(released) || released.failure.code === "session_not_found")
+            return yield* forget(h)
           yield* Effect.sleep(Duration.millis(POLL_MS))
         }
       })
@@ -290,10 +290,10 @@ export const makeIterm2Claims = (
           }
           // Known before the request leaves: a claim that may have been written is always released.
           held.set(sessionId, h)
-          const written = yield* Effect.either(writeClaim(conn, sessionId, h.value))
-          if (written._tag === "Left") {
+          const written = yield* Effect.result(writeClaim(conn, sessionId, h.value))
+          if (Result.isFailure(written)) {
             yield* hold({ held: h })
-            return yield* Effect.fail(written.left)
+            return yield* Effect.fail(written.failure)
           }
           return { held: h }
         }),
@@ -302,7 +302,7 @@ export const makeIterm2Claims = (
     })
   })
 
-export const Iterm2ClaimsLive = Layer.scoped(
+export const Iterm2ClaimsLive = Layer.effect(
   Iterm2Claims,
   Effect.flatMap(Iterm2Connection, (conn) => makeIterm2Claims(conn))
 )

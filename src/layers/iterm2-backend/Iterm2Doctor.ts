@@ -3,8 +3,7 @@
  * and authentication, the session inventory, and shell integration per session. Read-only: it
  * sends no text and changes no setting.
  */
-import { FileSystem } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, FileSystem, Result } from "effect"
 import { type Check, check } from "../../domain/HealthCheck.js"
 import { AppConfig } from "../../services/AppConfig.js"
 import { Iterm2Connection, type Iterm2Error } from "../../services/Iterm2Connection.js"
@@ -56,25 +55,25 @@ export const terminalDoctor = Effect.gen(function* () {
     return [...checks, skipped("iterm2_connection"), skipped("sessions"), skipped("shell_integration")]
   }
 
-  const version = yield* Effect.either(conn.protocolVersion)
-  if (version._tag === "Left") {
-    checks.push(check("iterm2_connection", "failed", version.left.message, [remedyFor(version.left)]))
+  const version = yield* Effect.result(conn.protocolVersion)
+  if (Result.isFailure(version)) {
+    checks.push(check("iterm2_connection", "failed", version.failure.message, [remedyFor(version.failure)]))
     return [...checks, skipped("sessions"), skipped("shell_integration")]
   }
   checks.push(
     check(
       "iterm2_connection",
       "ok",
-      `Handshake and authentication accepted (protocol ${version.right.join(".")})`
+      `Handshake and authentication accepted (protocol ${version.success.join(".")})`
     )
   )
 
-  const sessions = yield* Effect.either(terminal.listSessions)
-  if (sessions._tag === "Left") {
-    checks.push(check("sessions", "failed", sessions.left.message, [ENABLE_API]))
+  const sessions = yield* Effect.result(terminal.listSessions)
+  if (Result.isFailure(sessions)) {
+    checks.push(check("sessions", "failed", sessions.failure.message, [ENABLE_API]))
     return [...checks, skipped("shell_integration")]
   }
-  const list = sessions.right
+  const list = sessions.success
   checks.push(
     list.length > 0
       ? check("sessions", "ok", `${list.length} session(s) open`)

@@ -13,7 +13,7 @@ import type { InterruptCheck } from "../../services/Terminal.js"
 import { inTransaction, promptAndVariables, sendText } from "./Iterm2Calls.js"
 import { CLAIM_VARIABLE, type Iterm2Claims } from "./Iterm2Claims.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 /** End of text, what the terminal's Ctrl-C sends; the line discipline turns it into SIGINT. */
 export const ETX = "\x03"
@@ -51,7 +51,7 @@ const cannotVerify = (sessionId: string) =>
  */
 export const interruptCommand = (
   conn: Conn,
-  claims: Iterm2Claims["Type"],
+  claims: Iterm2Claims["Service"],
   sessionId: string,
   promptId: string
 ): Effect.Effect<InterruptCheck, TermPilotError> =>

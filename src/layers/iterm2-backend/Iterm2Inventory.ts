@@ -26,7 +26,7 @@ import {
 import { CLAIM_VARIABLE, type ClaimIdentity, claimedReadiness } from "./Iterm2Claims.js"
 import { verdict } from "./Iterm2Readiness.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 /** Where a session sits in iTerm2's layout. */
 export interface Placement {

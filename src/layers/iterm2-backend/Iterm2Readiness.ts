@@ -13,7 +13,7 @@ import type { Readiness } from "../../services/Terminal.js"
 import { promptAndVariables } from "./Iterm2Calls.js"
 import { CLAIM_VARIABLE, type ClaimIdentity, claimedReadiness } from "./Iterm2Claims.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 /** True when the command range is known and empty; null when iTerm2 did not report it. */
 export const commandLineEmpty = (range: CoordRange | undefined): boolean | null => {

@@ -14,7 +14,7 @@ import type { BoundedText, CursorPosition, ReadBounds } from "../../services/Ter
 import { callFor, getLines, orUnavailable, parseJson } from "./Iterm2Calls.js"
 import { cursorRowDigest, digestOfRow, joinRows, lastWrittenFrom, screenRows } from "./Iterm2Text.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 export interface SinceText extends BoundedText {
   readonly cursorRow: number

@@ -22,7 +22,7 @@ import {
   unavailable
 } from "./Iterm2Calls.js"
 
-type Conn = Iterm2Connection["Type"]
+type Conn = Iterm2Connection["Service"]
 
 /** Rows → logical lines: a soft-wrapped row continues on the next one (proto2 default is HARD). */
 export const joinRows = (rows: ReadonlyArray<LineContents>): Array<string> => {

@@ -35,7 +35,7 @@ interface OsascriptResult {
 
 /** Run `osascript -` with `script` on stdin; `undefined` when the executable does not exist. */
 const runOsascript = (osascript: string, script: string, timeoutMs: number) =>
-  Effect.async<OsascriptResult | undefined, Iterm2Error>((resume) => {
+  Effect.callback<OsascriptResult | undefined, Iterm2Error>((resume) => {
     const child = spawn(osascript, ["-"], { stdio: ["pipe", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""

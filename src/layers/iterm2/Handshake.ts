@@ -100,7 +100,7 @@ export const openSocket = (options: {
   readonly timeoutMs: number
 }): Effect.Effect<OpenSocket, Iterm2Error> => {
   const { socketPath, credentials, timeoutMs } = options
-  const attempt = Effect.async<OpenSocket, Iterm2Error>((resume) => {
+  const attempt = Effect.callback<OpenSocket, Iterm2Error>((resume) => {
     let version: readonly [number, number] = [0, 0]
     let settled = false
     const ws = new WebSocket("ws://localhost/", SUBPROTOCOL, {
@@ -150,13 +150,15 @@ export const openSocket = (options: {
   ).pipe(
     // Interruptible so that the timeout fires even for a caller in an uninterruptible region.
     Effect.interruptible,
-    Effect.timeoutFail({
+    Effect.timeoutOrElse({
       duration: Duration.millis(timeoutMs),
-      onTimeout: () =>
-        new Iterm2Error({
-          reason: "timeout",
-          message: `iTerm2 did not complete the API handshake within ${timeoutMs} ms.`
-        })
+      orElse: () =>
+        Effect.fail(
+          new Iterm2Error({
+            reason: "timeout",
+            message: `iTerm2 did not complete the API handshake within ${timeoutMs} ms.`
+          })
+        )
     })
   )
 }

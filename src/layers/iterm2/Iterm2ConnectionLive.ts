@@ -5,7 +5,7 @@
  * which a request was left unanswered, with no reply since, is replaced by the next call. Requests
  * made inside a transaction go on the connection that began it, or fail: never on another one.
  */
-import { Cause, Effect, Exit, FiberRef, Layer, Option, PubSub, Redacted, Ref } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Queue, Redacted, Ref, Result, Semaphore } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
 import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "../../services/Iterm2Connection.js"
 import type { ClientRequest, ServerResponse } from "../../services/Iterm2Messages.js"
@@ -14,16 +14,20 @@ import { openSocket } from "./Handshake.js"
 import { isNotSent, makeRpc, type RpcConnection } from "./Rpc.js"
 
 /** The transaction a fiber's requests belong to: its connection, while it is open (`active`). */
-const inTransaction = FiberRef.unsafeMake<{ readonly rpc: RpcConnection; active: boolean } | undefined>(
-  undefined
+const InTransaction = Context.Reference<{ readonly rpc: RpcConnection; active: boolean } | undefined>(
+  "termpilot/Iterm2Connection/InTransaction",
+  { defaultValue: () => undefined }
 )
 
-export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfig> = Layer.scoped(
+export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfig> = Layer.effect(
   Iterm2Connection,
   Effect.gen(function* () {
     const { iterm2: settings } = yield* AppConfig
-    const events = yield* PubSub.unbounded<Iterm2Event>()
-    const runFork = Effect.runFork
+    /** Every `events` subscriber's queue; each event is offered to all of them as it happens. */
+    const subscribers = new Set<Queue.Queue<Iterm2Event>>()
+    const publish = (event: Iterm2Event) => {
+      for (const queue of subscribers) Queue.offerUnsafe(queue, event)
+    }
     let lastId = 0
     /** ITERM2_COOKIE / ITERM2_KEY: single-use, taken by the first connection attempt. */
     const envCredentials = yield* Ref.make<Credentials | undefined>(
@@ -37,8 +41,8 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       })
     )
     const current = yield* Ref.make<RpcConnection | undefined>(undefined)
-    const connectLock = yield* Effect.makeSemaphore(1)
-    const transactionLock = yield* Effect.makeSemaphore(1)
+    const connectLock = yield* Semaphore.make(1)
+    const transactionLock = yield* Semaphore.make(1)
 
     const appleScript = requestCookieViaAppleScript({
       osascript: settings.osascript,
@@ -66,9 +70,9 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     const authenticateAndOpen = Effect.gen(function* () {
       const fromEnv = yield* Ref.getAndSet(envCredentials, undefined)
       if (fromEnv !== undefined) {
-        const first = yield* Effect.either(handshake(fromEnv))
-        if (first._tag === "Right") return first.right
-        if (first.left.reason !== "auth_denied") return yield* first.left
+        const first = yield* Effect.result(handshake(fromEnv))
+        if (Result.isSuccess(first)) return first.success
+        if (first.failure.reason !== "auth_denied") return yield* first.failure
         yield* Effect.logDebug("iTerm2 refused the ITERM2_COOKIE; asking AppleScript for a fresh one")
       }
       const { credentials, why } = yield* viaAppleScript
@@ -80,10 +84,10 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       const rpc = makeRpc(socket, {
         nextId: () => ++lastId,
         onNotification: (notification) => {
-          runFork(PubSub.publish(events, { _tag: "Notification", notification }))
+          publish({ _tag: "Notification", notification })
         },
         onClose: () => {
-          runFork(PubSub.publish(events, { _tag: "Disconnected" }))
+          publish({ _tag: "Disconnected" })
         }
       })
       yield* Effect.logDebug(`connected to iTerm2 (protocol ${socket.protocolVersion.join(".")})`)
@@ -118,7 +122,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
      * would run outside it (a claim written, or text typed, after a check that no longer holds).
      */
     const connection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
-      FiberRef.get(inTransaction),
+      Effect.service(InTransaction),
       (pinned) => {
         if (pinned === undefined || !pinned.active) return anyConnection
         return pinned.rpc.isOpen() && !pinned.rpc.isSuspect()
@@ -152,7 +156,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
         const retry = requests.flatMap((request, i) => {
           const exit = first[i]
           const error =
-            exit === undefined || Exit.isSuccess(exit) ? undefined : Cause.failureOption(exit.cause)
+            exit === undefined || Exit.isSuccess(exit) ? undefined : Cause.findErrorOption(exit.cause)
           return error?._tag === "Some" && isNotSent(error.value) && request.send_text_request === undefined
             ? [i]
             : []
@@ -191,8 +195,8 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
           ? rpc.close
           : rpc.call({ transaction_request: { begin: false } }, settings.requestTimeoutMs).pipe(
               Effect.flatMap((ended) => transactionStatus("end", ended)),
-              Effect.catchAll((error) =>
-                Effect.zipRight(
+              Effect.catch((error) =>
+                Effect.andThen(
                   Effect.logWarning(`iTerm2 transaction end: ${error.message}; reconnecting`),
                   rpc.close
                 )
@@ -206,7 +210,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
      */
     const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | Iterm2Error, R> =>
       Effect.uninterruptibleMask((restore) =>
-        Effect.zipRight(
+        Effect.andThen(
           Effect.interruptible(transactionLock.take(1)),
           Effect.acquireUseRelease(
             Effect.gen(function* () {
@@ -225,7 +229,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
             (rpc) => {
               // Requests of the body (and of fibers it forks) go on `rpc` while the transaction lasts.
               const pinned = { rpc, active: true }
-              return restore(Effect.locally(body, inTransaction, pinned)).pipe(
+              return restore(Effect.provideService(body, InTransaction, pinned)).pipe(
                 Effect.ensuring(Effect.sync(() => (pinned.active = false)))
               )
             },
@@ -237,7 +241,19 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     return Iterm2Connection.of({
       call,
       callAll,
-      events: PubSub.subscribe(events),
+      events: Effect.acquireRelease(
+        Effect.flatMap(Queue.unbounded<Iterm2Event>(), (queue) =>
+          Effect.sync(() => {
+            subscribers.add(queue)
+            return queue
+          })
+        ),
+        (queue) =>
+          Effect.andThen(
+            Effect.sync(() => subscribers.delete(queue)),
+            Queue.shutdown(queue)
+          )
+      ).pipe(Effect.map(Queue.asDequeue)),
       transaction,
       protocolVersion: Effect.map(connection, (rpc) => rpc.protocolVersion)
     })

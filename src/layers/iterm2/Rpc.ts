@@ -136,7 +136,7 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
    */
   const callAll = (requests: ReadonlyArray<ClientRequest>, timeoutMs: number): Effect.Effect<Replies> =>
     Effect.interruptible(
-      Effect.async<Replies>((resume) => {
+      Effect.callback<Replies>((resume) => {
         const results: Array<Exit.Exit<ServerResponse, Iterm2Error> | undefined> = requests.map(
           () => undefined
         )
@@ -168,11 +168,12 @@ export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
           ws.send(codec.encodeClient({ ...request, id }), { binary: true }, (error) => {
             if (error === undefined || error === null) return
             pending.delete(id)
-            const message = `Send to iTerm2 failed: ${error.message}`
-            settle(i, Exit.fail(new Iterm2Error({ reason: "disconnected", message, cause: NOT_SENT })))
             // The socket is dead even if its close event has not arrived yet: the next call
             // reconnects. Requests already in flight get their own write error or the close event.
+            // Marked before settling: the caller may resume (and call again) within `settle`.
             writable = false
+            const message = `Send to iTerm2 failed: ${error.message}`
+            settle(i, Exit.fail(new Iterm2Error({ reason: "disconnected", message, cause: NOT_SENT })))
           })
         }
         if (finished) return

@@ -31,7 +31,11 @@ export const boundedByCall = <A, E, R>(
 ): Effect.Effect<BoundedExit<A, E>, never, R> =>
   Effect.uninterruptible(
     Effect.gen(function* () {
-      const fiber = yield* Effect.fork(phase)
+      // Effect 4 forks interruptible by default (Effect 3 inherited the parent's flags): the
+      // phase's fiber must be uninterruptible itself, so only its own interruptible parts stop.
+      // It starts at once, before the race below looks at the deadline and the cancel (as in
+      // Effect 3, where it was scheduled ahead of the racers).
+      const fiber = yield* Effect.forkChild(phase, { uninterruptible: true, startImmediately: true })
       const first = yield* Effect.interruptible(
         Effect.raceAll([
           Effect.map(Fiber.await(fiber), (exit) => ({ exit, stopped: null })),
@@ -40,6 +44,8 @@ export const boundedByCall = <A, E, R>(
         ])
       )
       if (first.stopped === null) return { exit: first.exit, stopped: null }
-      return { exit: yield* Fiber.interrupt(fiber), stopped: first.stopped }
+      // Fiber.interrupt waits for the fiber to end (a send under way finishes); then its exit.
+      yield* Fiber.interrupt(fiber)
+      return { exit: yield* Fiber.await(fiber), stopped: first.stopped }
     })
   )

@@ -19,7 +19,7 @@ import type { OutputSoFar } from "./OutputSoFar.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
 
 export interface InterruptParts {
-  readonly terminal: Terminal["Type"]
+  readonly terminal: Terminal["Service"]
   readonly registry: ResultRegistry
   readonly inFlight: InFlightRequests
   readonly output: OutputSoFar
@@ -110,12 +110,12 @@ export const makeInterrupt = (parts: InterruptParts) => {
     const { deadlineMs } = yield* currentToolSettings
     const { exit, stopped } = yield* boundedByCall(terminal.interrupt(sessionId, promptId), deadlineMs)
     if (Exit.isFailure(exit)) {
-      if (Exit.isInterrupted(exit)) {
+      if (Exit.hasInterrupts(exit)) {
         return yield* stopped === "cancelled"
           ? cancelledBeforeInterrupt
           : deadlineExceeded(deadlineMs, "no interrupt was sent")
       }
-      const failure = Cause.failureOption(exit.cause)
+      const failure = Cause.findErrorOption(exit.cause)
       if (Option.isSome(failure)) return yield* sendFailure(failure.value, sessionId, requestId)
       yield* Effect.logError("Terminal.interrupt died", exit.cause)
       return yield* sendFailure(

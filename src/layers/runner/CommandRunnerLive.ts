@@ -152,7 +152,7 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
   })
 
 /** The runner with the documented bounds (256 results kept, 6-hour watch). Needs Terminal and PromptTracker. */
-export const CommandRunnerLive: Layer.Layer<CommandRunner, never, Terminal | PromptTracker> = Layer.scoped(
+export const CommandRunnerLive: Layer.Layer<CommandRunner, never, Terminal | PromptTracker> = Layer.effect(
   CommandRunner,
   makeCommandRunner()
 )

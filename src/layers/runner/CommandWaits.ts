@@ -39,10 +39,10 @@ export const waitForCommand = <A>(spec: WaitSpec<A>): Effect.Effect<WaitEnd<A>> 
     const startedMs = yield* Clock.currentTimeMillis
     const wait = Effect.race(
       spec.until.pipe(
-        Effect.timeoutTo({
+        Effect.map((value): WaitEnd<A> => ({ _tag: "Done", value })),
+        Effect.timeoutOrElse({
           duration: Duration.millis(spec.timeoutMs),
-          onTimeout: (): WaitEnd<A> => timedOut,
-          onSuccess: (value): WaitEnd<A> => ({ _tag: "Done", value })
+          orElse: () => Effect.succeed<WaitEnd<A>>(timedOut)
         })
       ),
       Effect.as(callCancelled, cancelled)
@@ -52,10 +52,9 @@ export const waitForCommand = <A>(spec: WaitSpec<A>): Effect.Effect<WaitEnd<A>> 
     const progress = control.value.progress
     const report = Effect.gen(function* () {
       const outputLines = yield* spec.outputLines.pipe(
-        Effect.timeoutTo({
+        Effect.timeoutOrElse({
           duration: Duration.millis(PROGRESS_INTERVAL_MS),
-          onTimeout: () => null,
-          onSuccess: (lines) => lines
+          orElse: () => Effect.succeed(null)
         }),
         Effect.orElseSucceed(() => null)
       )
@@ -63,8 +62,8 @@ export const waitForCommand = <A>(spec: WaitSpec<A>): Effect.Effect<WaitEnd<A>> 
       const awaiting = spec.awaiting ?? "command"
       yield* Effect.uninterruptible(progress({ requestId: spec.requestId, elapsedMs, outputLines, awaiting }))
     })
-    const ticker = yield* Effect.fork(
-      Effect.forever(Effect.zipRight(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))
+    const ticker = yield* Effect.forkChild(
+      Effect.forever(Effect.andThen(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))
     )
     return yield* Effect.ensuring(wait, Fiber.interrupt(ticker))
   })

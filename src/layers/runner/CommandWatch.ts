@@ -4,7 +4,7 @@
  * briefly for the next prompt and reads the command's bounded output. It keeps the runner's view
  * of the request (InFlightRequests) and the registry current, and frees the session at the end.
  */
-import { Clock, Deferred, Duration, Effect, Exit, Option } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Option, Result } from "effect"
 import type { CommandResult } from "../../services/CommandRunner.js"
 import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.js"
 import * as R from "./CommandResults.js"
@@ -38,11 +38,11 @@ const conclude = (parts: WatchParts, ctx: R.RequestContext, outcome: Option.Opti
           return R.sentError(ctx, "output_unavailable", message, now, o.exitCode)
         }
         const bounds = { maxLines: outputLinesOf(ctx.request), maxChars: ctx.request.maxOutputChars }
-        const output = yield* Effect.either(
+        const output = yield* Effect.result(
           parts.backend.terminal.commandOutput(sessionId, o.promptId, bounds)
         )
-        if (output._tag === "Right") return R.completed(ctx, o.exitCode, output.right, now)
-        const message = `The command ended with exit status ${o.exitCode}, but its output is unavailable: ${output.left.message}`
+        if (Result.isSuccess(output)) return R.completed(ctx, o.exitCode, output.success, now)
+        const message = `The command ended with exit status ${o.exitCode}, but its output is unavailable: ${output.failure.message}`
         return R.sentError(ctx, "output_unavailable", message, now, o.exitCode)
       }
       case "ShellGone": {
@@ -51,8 +51,8 @@ const conclude = (parts: WatchParts, ctx: R.RequestContext, outcome: Option.Opti
           o.promptId === null
             ? null
             : Option.getOrNull(
-                Option.getRight(
-                  yield* Effect.either(parts.backend.terminal.commandOutput(sessionId, o.promptId, bounds))
+                Result.getSuccess(
+                  yield* Effect.result(parts.backend.terminal.commandOutput(sessionId, o.promptId, bounds))
                 )
               )
         return R.shellGone(ctx, o.transportExitCode, output, now)
@@ -124,13 +124,13 @@ export const watchRequest = (
       if (Exit.isSuccess(exit)) return Effect.void
       return Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const message = Exit.isInterrupted(exit)
+        const message = Exit.hasInterrupts(exit)
           ? "TermPilot stopped watching this command because it is shutting down; the command may still be running."
           : "TermPilot failed while watching this command; the command may still be running."
         const result = sent
           ? R.sentError(ctx, "internal_error", message, now)
           : R.notSent(ctx, "error", "internal_error", message, now)
-        if (!Exit.isInterrupted(exit)) yield* Effect.logError("command watch died", exit.cause)
+        if (!Exit.hasInterrupts(exit)) yield* Effect.logError("command watch died", exit.cause)
         yield* inFlight.release(ctx)
         yield* registry.record(result)
         yield* Deferred.succeed(afterSend, result)

@@ -75,7 +75,7 @@ export const makeInFlightRequests: Effect.Effect<InFlightRequests> = Effect.gen(
     markEnded: (ctx) => change(ctx, (e) => ({ ...e, ended: true })),
     byRequest: (requestId) =>
       Effect.map(Ref.get(map), (m) =>
-        Option.fromNullable(Array.from(HashMap.values(m)).find((e) => e.ctx.requestId === requestId))
+        Option.fromNullishOr(Array.from(HashMap.values(m)).find((e) => e.ctx.requestId === requestId))
       )
   }
 })

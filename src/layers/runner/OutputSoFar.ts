@@ -44,7 +44,7 @@ const runningAt = (inFlight: InFlightRequests, requestId: string) =>
   })
 
 export const makeOutputSoFar = (
-  terminal: Terminal["Type"],
+  terminal: Terminal["Service"],
   registry: ResultRegistry,
   inFlight: InFlightRequests
 ): OutputSoFar => {

@@ -85,9 +85,9 @@ export const waitForOutput = (
       const startedMs = yield* Clock.currentTimeMillis
       /** One request to the backend, bounded by the call deadline. */
       const bounded = <A, R>(effect: Effect.Effect<A, TermPilotError, R>) =>
-        Effect.timeoutFail(effect, {
+        Effect.timeoutOrElse(effect, {
           duration: Duration.millis(spec.readTimeoutMs),
-          onTimeout: () => deadlineExceeded(spec.readTimeoutMs, "nothing was sent")
+          orElse: () => Effect.fail(deadlineExceeded(spec.readTimeoutMs, "nothing was sent"))
         })
       const look = (bounds: ReadBounds, since: CursorPosition | undefined) =>
         bounded(
@@ -120,7 +120,7 @@ export const waitForOutput = (
             sliced += line.length
             if (sliced >= MATCH_SLICE_CHARS) {
               sliced = 0
-              yield* Effect.yieldNow()
+              yield* Effect.yieldNow
             }
           }
         })
@@ -156,8 +156,8 @@ export const waitForOutput = (
             })
           )
         })
-        const ticker = yield* Effect.fork(
-          Effect.forever(Effect.zipRight(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))
+        const ticker = yield* Effect.forkChild(
+          Effect.forever(Effect.andThen(Effect.sleep(Duration.millis(PROGRESS_INTERVAL_MS)), report))
         )
         yield* Effect.addFinalizer(() => Fiber.interrupt(ticker))
       }

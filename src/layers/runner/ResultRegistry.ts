@@ -100,7 +100,7 @@ export const makeResultRegistry = (capacity: number = REGISTRY_CAPACITY): Effect
       finish,
       waitExpired,
       get,
-      current: (requestId: string) => Effect.sync(() => Option.fromNullable(entries.get(requestId))),
+      current: (requestId: string) => Effect.sync(() => Option.fromNullishOr(entries.get(requestId))),
       size: Effect.sync(() => entries.size)
     }
   })

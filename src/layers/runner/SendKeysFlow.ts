@@ -77,10 +77,10 @@ export const sendKeys = (sessionId: string, items: ReadonlyArray<KeyItem>) =>
         cursor: exit.value
       } as KeysSent
     }
-    if (Exit.isInterrupted(exit)) {
+    if (Exit.hasInterrupts(exit)) {
       return yield* stopped === "cancelled" ? cancelled : deadlineExceeded(deadlineMs, "nothing was sent")
     }
-    const failure = Cause.failureOption(exit.cause)
+    const failure = Cause.findErrorOption(exit.cause)
     if (Option.isNone(failure)) {
       yield* Effect.logError("send_keys died", exit.cause)
       return yield* maybeSent(fail("internal_error", "unexpected failure"), sessionId)

@@ -4,7 +4,7 @@
  * call deadline and the client's cancellation (CallBounds). It ends with a final result (nothing
  * sent, or maybe sent) or a live watch of the sent command.
  */
-import { Cause, Clock, Effect, Exit, Option, type Queue, type Scope } from "effect"
+import { Cause, Clock, Effect, Exit, Option, type Queue, Result, type Scope } from "effect"
 import type { CommandResult } from "../../services/CommandRunner.js"
 import type { PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
 import type { Terminal } from "../../services/Terminal.js"
@@ -25,8 +25,8 @@ export type SendPhase =
 
 /** The backend services the runner was built over. */
 export interface Backend {
-  readonly terminal: Terminal["Type"]
-  readonly tracker: PromptTracker["Type"]
+  readonly terminal: Terminal["Service"]
+  readonly tracker: PromptTracker["Service"]
 }
 
 /** Stopped before the send (the submit's interruptible checks were cut short). */
@@ -42,9 +42,9 @@ const watchThenSubmit = (ctx: R.RequestContext, backend: Backend): Effect.Effect
   Effect.gen(function* () {
     const { terminal, tracker } = backend
     const { sessionId, command } = ctx.request
-    const watched = yield* Effect.either(Effect.interruptible(tracker.watch(sessionId)))
-    if (watched._tag === "Left") {
-      const e = watched.left
+    const watched = yield* Effect.result(Effect.interruptible(tracker.watch(sessionId)))
+    if (Result.isFailure(watched)) {
+      const e = watched.failure
       const status = R.REJECTED_CODES.has(e.code) ? "rejected" : "error"
       return final(R.notSent(ctx, status, e.code, e.message, yield* Clock.currentTimeMillis))
     }
@@ -54,12 +54,12 @@ const watchThenSubmit = (ctx: R.RequestContext, backend: Backend): Effect.Effect
         _tag: "Sent",
         promptId: submitted.value.promptId,
         after: submitted.value.after,
-        events: watched.right
+        events: watched.success
       } as const
     }
-    if (Exit.isInterrupted(submitted)) return { _tag: "Stopped" } as const
+    if (Exit.hasInterrupts(submitted)) return { _tag: "Stopped" } as const
     const now = yield* Clock.currentTimeMillis
-    const failure = Cause.failureOption(submitted.cause)
+    const failure = Cause.findErrorOption(submitted.cause)
     if (Option.isNone(failure)) {
       yield* Effect.logError("Terminal.submit died", submitted.cause)
       return final(R.maybeSent(ctx, "internal_error", "unexpected failure", now))
@@ -112,7 +112,7 @@ export const sendPhase = (
     const { exit, stopped } = yield* boundedByCall(watchThenSubmit(ctx, backend), ctx.deadlineMs)
     const now = yield* Clock.currentTimeMillis
     if (Exit.isSuccess(exit) && exit.value._tag !== "Stopped") return exit.value
-    if (Exit.isSuccess(exit) || Exit.isInterrupted(exit)) {
+    if (Exit.isSuccess(exit) || Exit.hasInterrupts(exit)) {
       return final(R.stoppedBeforeSend(ctx, stopped ?? "deadline", now))
     }
     // Only the watch can die here (a failed submit is a result): nothing was sent.

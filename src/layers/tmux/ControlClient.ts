@@ -103,7 +103,7 @@ export class ControlClient {
     lines: ReadonlyArray<string>,
     raw = false
   ): Effect.Effect<ReadonlyArray<ControlReply>, TermPilotError> {
-    return Effect.async<ReadonlyArray<ControlReply>, TermPilotError>((resume) => {
+    return Effect.callback<ReadonlyArray<ControlReply>, TermPilotError>((resume) => {
       const replies: Array<ControlReply> = []
       let received = 0
       const entries: Array<Pending> = []
@@ -230,7 +230,7 @@ export const openControlClient = (
   target: ControlTarget,
   hooks: ControlHooks
 ): Effect.Effect<ControlClient, TermPilotError> =>
-  Effect.async<ControlClient, TermPilotError>((resume) => {
+  Effect.callback<ControlClient, TermPilotError>((resume) => {
     let client: ControlClient | null = null
     const timer = setTimeout(() => {
       void client?.close()

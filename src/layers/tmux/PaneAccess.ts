@@ -6,7 +6,7 @@
  * the lines that type.
  */
 import { resolve as resolvePath } from "node:path"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { type FlagRow, flagsOf } from "../../domain/tmux/PaneFormat.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { Readiness } from "../../services/Terminal.js"
@@ -55,11 +55,11 @@ export const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =
 export const paneGoneOr =
   (server: TmuxServer, pane: number, sessionId: string) =>
   <A>(effect: Effect.Effect<A, TermPilotError>): Effect.Effect<A, TermPilotError> =>
-    Effect.catchAll(effect, (error) =>
+    Effect.catch(effect, (error) =>
       error.code !== "tmux_unavailable" || !server.alive
         ? Effect.fail(error)
-        : Effect.flatMap(Effect.either(server.flags(pane)), (again) =>
-            again._tag === "Right" && again.right === null
+        : Effect.flatMap(Effect.result(server.flags(pane)), (again) =>
+            Result.isSuccess(again) && again.success === null
               ? Effect.fail(sessionNotFound(sessionId))
               : Effect.fail(error)
           )

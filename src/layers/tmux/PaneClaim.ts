@@ -10,7 +10,7 @@
  * cleared with a compare-and-clear (the same kind of format, on the exact value) and claimed again.
  * Each of these is one command, so each write has exactly one reply block. Why this is sound: specs/security.md, "One command per pane across processes".
  */
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
 import { FLAG_FIELDS, type FlagRow, flagsLine, parseFields } from "../../domain/tmux/PaneFormat.js"
 import { fail, sessionClaimed, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
 import type { Readiness } from "../../services/Terminal.js"
@@ -60,7 +60,7 @@ export class PaneClaimState {
   holds = 0
   /** A command of ours typed there holds the claim until its prompt comes back. */
   commandHold = false
-  readonly lock = Effect.unsafeMakeSemaphore(1)
+  readonly lock = Semaphore.makeUnsafe(1)
 }
 
 /** What a claim attempt gives: the pane's flags read right after it (null: no such pane). */

@@ -148,7 +148,7 @@ export class PaneTable {
   private offer(entry: PaneEntry, event: PromptEvent): void {
     if (event._tag === "Prompt") this.commandDone(entry)
     const numbered = { ...event, seq: ++entry.eventSeq }
-    for (const queue of entry.watchers) Queue.unsafeOffer(queue, numbered)
+    for (const queue of entry.watchers) Queue.offerUnsafe(queue, numbered)
   }
 
   /** Our command's prompt came back (or it will never come): the pane is free, for every TermPilot process. */

@@ -37,8 +37,8 @@ export interface TmuxStatus {
 }
 
 export interface TmuxBackend {
-  readonly terminal: Terminal["Type"]
-  readonly tracker: PromptTracker["Type"]
+  readonly terminal: Terminal["Service"]
+  readonly tracker: PromptTracker["Service"]
   readonly status: Effect.Effect<TmuxStatus>
 }
 

@@ -30,7 +30,7 @@ interface Ran {
 
 /** One tmux invocation, bounded by `timeoutMs`; never fails (a failure is `ok: false`). */
 const tmux = (settings: TmuxSettings, args: ReadonlyArray<string>): Effect.Effect<Ran> =>
-  Effect.async<Ran>((resume) => {
+  Effect.callback<Ran>((resume) => {
     const child = execFile(
       settings.tmuxPath,
       [...args],
@@ -46,7 +46,7 @@ const tmux = (settings: TmuxSettings, args: ReadonlyArray<string>): Effect.Effec
  * attach, then close its stdin so it detaches. True when tmux answered within the timeout.
  */
 const controlAttaches = (settings: TmuxSettings, socket: string, session: string): Effect.Effect<boolean> =>
-  Effect.async<boolean>((resume) => {
+  Effect.callback<boolean>((resume) => {
     const child = spawn(
       settings.tmuxPath,
       ["-S", socket, "-C", "attach-session", "-r", "-f", "ignore-size,no-output", "-t", session],

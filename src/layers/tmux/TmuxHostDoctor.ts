@@ -31,7 +31,7 @@ interface Ran {
 }
 
 const run = (file: string, args: ReadonlyArray<string>, timeoutMs: number): Effect.Effect<Ran> =>
-  Effect.async<Ran>((resume) => {
+  Effect.callback<Ran>((resume) => {
     const child = execFile(
       file,
       [...args],

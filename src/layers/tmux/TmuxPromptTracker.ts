@@ -12,7 +12,7 @@ import type { TmuxRegistry } from "./TmuxRegistry.js"
 /** Event queue bound per watched pane; a watcher that falls this far behind drops the oldest. */
 const WATCH_CAPACITY = 256
 
-export const makeTmuxPromptTracker = (registry: TmuxRegistry): PromptTracker["Type"] => ({
+export const makeTmuxPromptTracker = (registry: TmuxRegistry): PromptTracker["Service"] => ({
   watch: (sessionId) =>
     Effect.gen(function* () {
       const { server, pane } = yield* registry.resolve(sessionId)
@@ -26,7 +26,7 @@ export const makeTmuxPromptTracker = (registry: TmuxRegistry): PromptTracker["Ty
           Effect.tap((q) => Effect.sync(() => server.addWatcher(pane, q)))
         ),
         (q) =>
-          Effect.zipRight(
+          Effect.andThen(
             Effect.sync(() => server.removeWatcher(pane, q)),
             Queue.shutdown(q)
           )

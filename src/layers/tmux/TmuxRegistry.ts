@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs"
 import { resolve as resolvePath } from "node:path"
-import { Cause, Deferred, Duration, Effect, Exit, FiberId, Option } from "effect"
+import { Cause, Deferred, Duration, Effect, Exit, Option, Result } from "effect"
 import type { TmuxHost } from "../../domain/tmux/TmuxHost.js"
 import { parsePaneId, sameServer, type TmuxPaneId } from "../../domain/tmux/TmuxId.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../services/Errors.js"
@@ -91,7 +91,7 @@ export class TmuxRegistry {
   private open(key: string, transport: TmuxTransport): Effect.Effect<TmuxServer, TermPilotError> {
     const inflight = this.opening.get(key)
     if (inflight !== undefined) return Deferred.await(inflight)
-    const done = Deferred.unsafeMake<TmuxServer, TermPilotError>(FiberId.none)
+    const done = Deferred.makeUnsafe<TmuxServer, TermPilotError>()
     this.opening.set(key, done)
     return TmuxServer.open(transport, this.settings).pipe(
       Effect.exit,
@@ -104,7 +104,7 @@ export class TmuxRegistry {
     done: Deferred.Deferred<TmuxServer, TermPilotError>,
     exit: Exit.Exit<TmuxServer, TermPilotError>
   ): Effect.Effect<TmuxServer, TermPilotError> {
-    return Effect.gen(this, function* () {
+    return Effect.gen({ self: this }, function* () {
       this.opening.delete(key)
       if (Exit.isSuccess(exit)) {
         if (this.closed) yield* Effect.promise(() => exit.value.close())
@@ -125,7 +125,7 @@ export class TmuxRegistry {
     if (waiting !== undefined && Date.now() < waiting.retryAt) return Effect.fail(waiting.error)
     let inflight = this.opening.get(key)
     if (inflight === undefined) {
-      const done = Deferred.unsafeMake<TmuxServer, TermPilotError>(FiberId.none)
+      const done = Deferred.makeUnsafe<TmuxServer, TermPilotError>()
       inflight = done
       this.opening.set(key, done)
       Effect.runFork(
@@ -135,7 +135,7 @@ export class TmuxRegistry {
             Effect.sync(() => {
               if (Exit.isSuccess(exit)) this.backoff.delete(key)
               else {
-                const error = Option.getOrElse(Cause.failureOption(exit.cause), () =>
+                const error = Option.getOrElse(Cause.findErrorOption(exit.cause), () =>
                   fail("tmux_unavailable", `The host ${host} did not answer.`)
                 )
                 const delay = isNoServer(error)
@@ -152,14 +152,16 @@ export class TmuxRegistry {
     }
     const failedBefore = waiting?.error
     return Deferred.await(inflight).pipe(
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: Duration.millis(
           failedBefore === undefined
             ? this.settings.commandTimeoutMs
             : Math.min(this.settings.commandTimeoutMs, RETRY_GRACE_MS)
         ),
-        onTimeout: () =>
-          failedBefore ?? fail("tmux_unavailable", `The host ${host} did not answer over ssh in time.`)
+        orElse: () =>
+          Effect.fail(
+            failedBefore ?? fail("tmux_unavailable", `The host ${host} did not answer over ssh in time.`)
+          )
       })
     )
   }
@@ -183,18 +185,18 @@ export class TmuxRegistry {
       ...this.sockets.filter((s) => this.servers.get(s)?.alive === true || existsSync(s)),
       ...this.hosts.map((h) => hostKey(h.spec))
     ]
-    return Effect.forEach(candidates, (key) => Effect.either(this.server(key)), {
+    return Effect.forEach(candidates, (key) => Effect.result(this.server(key)), {
       concurrency: "unbounded"
     }).pipe(
       Effect.map((found) => {
         const servers: Array<TmuxServer> = []
         const unavailable: Array<HostUnavailable> = []
         found.forEach((result, i) => {
-          if (result._tag === "Right") servers.push(result.right)
+          if (Result.isSuccess(result)) servers.push(result.success)
           else {
             const transport = this.transports.get(candidates[i]!)
-            if (transport?.host != null && !isNoServer(result.left))
-              unavailable.push({ host: transport.host.spec, error: result.left })
+            if (transport?.host != null && !isNoServer(result.failure))
+              unavailable.push({ host: transport.host.spec, error: result.failure })
           }
         })
         return { servers, unavailable }

@@ -6,7 +6,7 @@
  */
 import { type ExecFileException, execFile } from "node:child_process"
 import { existsSync } from "node:fs"
-import { Deferred, Effect, FiberId, type Queue } from "effect"
+import { Deferred, Effect, type Queue } from "effect"
 import {
   FLAG_FIELDS,
   type FlagRow,
@@ -60,7 +60,7 @@ const sessionsByActivity = (
   transport: TmuxTransport,
   settings: ServerSettings
 ): Effect.Effect<ReadonlyArray<string>, TermPilotError> =>
-  Effect.async((resume) => {
+  Effect.callback((resume) => {
     const { file, args } = transport.command([
       "-N",
       "list-sessions",
@@ -214,7 +214,7 @@ export class TmuxServer {
     if (existing?.isOpen === true) return Effect.succeed(existing)
     const inflight = this.attaching.get(session)
     if (inflight !== undefined) return Deferred.await(inflight)
-    const done = Deferred.unsafeMake<ControlClient, TermPilotError>(FiberId.none)
+    const done = Deferred.makeUnsafe<ControlClient, TermPilotError>()
     this.attaching.set(session, done)
     return openControlClient(this.target(session), this.hooks).pipe(
       Effect.tap((client) => {
@@ -225,7 +225,7 @@ export class TmuxServer {
       Effect.exit,
       Effect.flatMap((exit) => {
         this.attaching.delete(session)
-        return Effect.zipRight(Deferred.done(done, exit), exit)
+        return Effect.andThen(Deferred.done(done, exit), exit)
       })
     )
   }

@@ -7,7 +7,7 @@
  * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, send_keys TmuxKeys.ts, the shared pane
  * steps PaneAccess.ts.
  */
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { boundTail } from "../../domain/TextBounds.js"
 import { type FlagRow, flagsOf, PANE_FIELDS, parseFields } from "../../domain/tmux/PaneFormat.js"
 import { submitLines } from "../../domain/tmux/SendEncoding.js"
@@ -72,7 +72,7 @@ export const notReady = (
   )
 }
 
-export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null): Terminal["Type"] => {
+export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null): Terminal["Service"] => {
   /** The server's focus as one global choice: the most recently active human client of any server. */
   const focusOf = (found: ReadonlyArray<{ server: TmuxServer; focus: HumanFocus | null }>) => {
     let best: { server: TmuxServer; focus: HumanFocus } | null = null
@@ -91,15 +91,15 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       (server) =>
         listServer(server).pipe(
           Effect.map((l) => ({ server, ...l })),
-          Effect.either
+          Effect.result
         ),
       { concurrency: "unbounded" }
     )
-    const found = listed.flatMap((o) => (o._tag === "Right" ? [o.right] : []))
+    const found = listed.flatMap((o) => (Result.isSuccess(o) ? [o.success] : []))
     // A host's server that answered the survey but not the listing (its link dropped, it hangs).
     const failedHosts = listed.flatMap((o, i) => {
       const host = servers[i]?.transport.host
-      return o._tag === "Left" && host != null ? [{ host: host.spec, error: o.left }] : []
+      return Result.isFailure(o) && host != null ? [{ host: host.spec, error: o.failure }] : []
     })
     const current = focusOf(found)
     // Only panes whose stream has nothing of its own yet can have a prompt drawn before watching.

@@ -36,7 +36,7 @@ export class Events {
     timeoutMs = 10_000
   ): Promise<Extract<PromptEvent, { _tag: T }>> {
     const found = await run(
-      Effect.gen(this, function* () {
+      Effect.gen({ self: this }, function* () {
         for (;;) {
           const event = yield* Queue.take(this.queue)
           if (event._tag === tag) return event as Extract<PromptEvent, { _tag: T }>
@@ -49,13 +49,13 @@ export class Events {
 
   /** Every event already queued, taken. */
   async drain(): Promise<ReadonlyArray<PromptEvent>> {
-    return [...(await run(Queue.takeAll(this.queue)))]
+    return [...(await run(Queue.clear(this.queue)))]
   }
 }
 
 export class RecordedBackend {
   readonly world = TmuxWorld.create()
-  private readonly scopes: Array<Scope.CloseableScope> = []
+  private readonly scopes: Array<Scope.Closeable> = []
   private readonly people: Array<pty.IPty> = []
   backend!: TmuxBackend
 
@@ -74,7 +74,7 @@ export class RecordedBackend {
   /** A backend with the scope it lives in (a test may close that scope itself; `close` does too). */
   async scopedBackend(
     overrides: Partial<TmuxSettings> = {}
-  ): Promise<{ backend: TmuxBackend; scope: Scope.CloseableScope }> {
+  ): Promise<{ backend: TmuxBackend; scope: Scope.Closeable }> {
     const scope = await this.scope()
     const backend = await run(
       makeTmuxBackend({
@@ -83,19 +83,19 @@ export class RecordedBackend {
         ownPane: null,
         commandTimeoutMs: 5_000,
         ...overrides
-      }).pipe(Scope.extend(scope))
+      }).pipe(Scope.provide(scope))
     )
     return { backend, scope }
   }
 
   /** A CommandRunner (CommandRunnerLive's own constructor) over `backend`, closed by `close`. */
-  async runner(backend = this.backend): Promise<CommandRunner["Type"]> {
+  async runner(backend = this.backend): Promise<CommandRunner["Service"]> {
     const scope = await this.scope()
     const layer = Layer.merge(
       Layer.succeed(Terminal, backend.terminal),
       Layer.succeed(PromptTracker, backend.tracker)
     )
-    return run(Effect.provide(makeCommandRunner(), layer).pipe(Scope.extend(scope)))
+    return run(Effect.provide(makeCommandRunner(), layer).pipe(Scope.provide(scope)))
   }
 
   pane(options: PaneOptions = {}): Promise<WorldPane> {
@@ -104,7 +104,7 @@ export class RecordedBackend {
 
   async watch(id: string, backend = this.backend): Promise<Events> {
     const scope = await this.scope()
-    return new Events(await run(backend.tracker.watch(id).pipe(Scope.extend(scope))))
+    return new Events(await run(backend.tracker.watch(id).pipe(Scope.provide(scope))))
   }
 
   /** The pane's session id (formed from tmux's own report), once `backend` lists it. */
@@ -176,7 +176,7 @@ export class RecordedBackend {
     await this.world.close()
   }
 
-  private async scope(): Promise<Scope.CloseableScope> {
+  private async scope(): Promise<Scope.Closeable> {
     const scope = await run(Scope.make())
     this.scopes.push(scope)
     return scope
