@@ -2,10 +2,10 @@
 /**
  * codegen — generates, from proto/iterm2.proto, the two files TermPilot's iTerm2 codec is made of:
  *
- *   src/services/Iterm2Messages.ts     the plain TypeScript shapes of the messages (what TermPilot
+ *   src/generated/iterm2/Iterm2Messages.ts     the plain TypeScript shapes of the messages (what TermPilot
  *                                      code reads and writes: snake_case, int64 as number, enums as
  *                                      their string names, every proto2 field optional)
- *   src/layers/iterm2/Iterm2Static.ts  protobufjs static code (pbjs static-module: encode, decode,
+ *   src/generated/iterm2/Iterm2Static.ts  protobufjs static code (pbjs static-module: encode, decode,
  *                                      fromObject, toObject), so nothing parses .proto text at run time
  *
  * `node proto/codegen.mjs` writes them; `node proto/codegen.mjs --check` writes nothing and exits 1
@@ -30,8 +30,8 @@ const option = (name, fallback) => {
 const check = args.includes("--check")
 const protoFile = option("--proto", join(here, "iterm2.proto"))
 const root = option("--root", resolve(here, ".."))
-const TYPES_OUT = "src/services/Iterm2Messages.ts"
-const STATIC_OUT = "src/layers/iterm2/Iterm2Static.ts"
+const TYPES_OUT = "src/generated/iterm2/Iterm2Messages.ts"
+const STATIC_OUT = "src/generated/iterm2/Iterm2Static.ts"
 
 // ------------------------------------------------------------------ naming
 

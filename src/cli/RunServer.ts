@@ -5,7 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import type { ApprovalPolicyName } from "../domain/ApprovalPolicy.js"
-import { mainLive } from "../layers/MainLive.js"
+import { mainLive } from "../layers/app/MainLive.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { serveStdio } from "./Serve.js"
 

@@ -10,7 +10,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Config, Console, Effect, Schema, SchemaIssue } from "effect"
 import { ConfigFileError } from "../domain/ConfigFile.js"
-import { StderrLogging } from "../layers/Logging.js"
+import { StderrLogging } from "../layers/app/Logging.js"
 import { withColourPolicy } from "./Colour.js"
 import { runServer, serverOnlyArgs } from "./RunServer.js"
 

@@ -8,7 +8,7 @@ import { join } from "node:path"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { ConfigProvider, Effect, Layer, Option, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { type AppConfigOptions, appConfigLayer } from "../../src/layers/AppConfigLive.js"
+import { type AppConfigOptions, appConfigLayer } from "../../src/layers/config/AppConfigLive.js"
 import { AppConfig } from "../../src/services/AppConfig.js"
 
 const load = (env: Record<string, string>, options: AppConfigOptions = {}) =>

@@ -13,7 +13,7 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { doctorProgram } from "../../src/cli/DoctorCommand.js"
 import type { BackendChoice } from "../../src/domain/BackendSelection.js"
-import { BackendLive } from "../../src/layers/BackendLive.js"
+import { BackendLive } from "../../src/layers/app/BackendLive.js"
 import { appConfigFor, NO_TMUX } from "../support/AppConfigFixture.js"
 import { fakeSettings } from "../support/FakeIterm2Backend.js"
 

@@ -4,7 +4,7 @@
  * snippet to a file and sources it from that shell's own rc file.
  */
 import { describe, expect, it } from "vitest"
-import { integrationLine } from "../../src/layers/tmux/TmuxDoctor.js"
+import { integrationLine } from "../../src/layers/backends/tmux/Doctor.js"
 
 describe("the doctor's install line", () => {
   it.each([

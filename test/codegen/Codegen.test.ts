@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from "vitest"
 const root = resolve(import.meta.dirname, "../..")
 const codegen = join(root, "proto/codegen.mjs")
 const proto = join(root, "proto/iterm2.proto")
-const TYPES = "src/services/Iterm2Messages.ts"
-const STATIC = "src/layers/iterm2/Iterm2Static.ts"
+const TYPES = "src/generated/iterm2/Iterm2Messages.ts"
+const STATIC = "src/generated/iterm2/Iterm2Static.ts"
 const scratch = mkdtempSync(join(tmpdir(), "tp-codegen-"))
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mainLayerWith } from "../../src/layers/MainLive.js"
+import { mainLayerWith } from "../../src/layers/app/MainLive.js"
 import { appConfigFor } from "../support/AppConfigFixture.js"
 import { expectRejected, listSessions, runCommand } from "../support/E2eHelpers.js"
 import { call, fakeSettings } from "../support/FakeIterm2Backend.js"

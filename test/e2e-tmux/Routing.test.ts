@@ -6,7 +6,7 @@
  */
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mainLayerWith } from "../../src/layers/MainLive.js"
+import { mainLayerWith } from "../../src/layers/app/MainLive.js"
 import { appConfigFor } from "../support/AppConfigFixture.js"
 import {
   expectRejected,

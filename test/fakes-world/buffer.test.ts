@@ -4,7 +4,7 @@
  * and the alternate screen.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { LineRange } from "../../src/services/Iterm2Messages.js"
+import type { LineRange } from "../../src/generated/iterm2/Iterm2Messages.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 import { CollectingConnection, call, getLines, getPrompt, joinLines } from "./harness.js"
 

@@ -8,7 +8,7 @@ import type {
   GetPromptResponse,
   Notification,
   ServerResponse
-} from "../../src/services/Iterm2Messages.js"
+} from "../../src/generated/iterm2/Iterm2Messages.js"
 import type { FakeConnectionHandle } from "../fakes/iterm2/FakeProtocol.js"
 import type { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 

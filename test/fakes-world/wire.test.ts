@@ -4,7 +4,7 @@
  */
 import { Effect, Queue } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
+import { Iterm2Connection } from "../../src/layers/backends/iterm2/ConnectionService.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 import { liveLayer, settingsFor } from "../iterm2/helpers.js"

@@ -4,7 +4,7 @@
  */
 import { hostname, userInfo } from "node:os"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import type { ClientRequest, SplitTreeNode } from "../../src/services/Iterm2Messages.js"
+import type { ClientRequest, SplitTreeNode } from "../../src/generated/iterm2/Iterm2Messages.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"
 import { CollectingConnection, call } from "./harness.js"
 

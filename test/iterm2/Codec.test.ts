@@ -3,7 +3,7 @@
  * proto2 presence (explicit defaults written, absent fields stay absent) and int64 handling.
  */
 import { describe, expect, it } from "vitest"
-import { iterm2Codec, protoPath } from "../../src/layers/iterm2/Codec.js"
+import { iterm2Codec, protoPath } from "../../src/layers/backends/iterm2/Codec.js"
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
 const codec = iterm2Codec()

@@ -6,8 +6,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { afterEach } from "vitest"
-import { iterm2SocketPath } from "../../src/layers/iterm2/SocketPath.js"
-import { Iterm2Connection, type Iterm2Error } from "../../src/services/Iterm2Connection.js"
+import { Iterm2Connection, type Iterm2Error } from "../../src/layers/backends/iterm2/ConnectionService.js"
+import { iterm2SocketPath } from "../../src/layers/backends/iterm2/SocketPath.js"
 import { type FakeIterm2Options, FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import {
   echoHandler,

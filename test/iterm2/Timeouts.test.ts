@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { Iterm2Connection } from "../../src/services/Iterm2Connection.js"
+import { Iterm2Connection } from "../../src/layers/backends/iterm2/ConnectionService.js"
 import type { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { failureOf, fakeStarter, getProperty, withLive } from "./helpers.js"
 

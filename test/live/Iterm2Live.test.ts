@@ -4,7 +4,7 @@
  * the sessions, reads the focused one, and types nothing.
  */
 import { describe, expect, it } from "vitest"
-import { mainLive } from "../../src/layers/MainLive.js"
+import { mainLive } from "../../src/layers/app/MainLive.js"
 import { openMcpHarness } from "../support/McpHarness.js"
 
 const live = process.env.TERMPILOT_LIVE_ITERM2 === "1"

@@ -180,7 +180,7 @@ describe("iTerm2 restarting between calls", () => {
     })
   })
 
-  // BUG (src/layers/iterm2/Rpc.ts): `isOpen()` is only cleared by the ws "close" event, which
+  // BUG (src/layers/backends/iterm2/Transport.ts): `isOpen()` is only cleared by the ws "close" event, which
   // arrives tens of ms after the peer went away; meanwhile the socket is CLOSING and every call
   // fails with "Send to iTerm2 failed: WebSocket is not open: readyState 2 (CLOSING)" instead of
   // reconnecting — even though iTerm2 is already listening again.

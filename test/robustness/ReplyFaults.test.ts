@@ -113,7 +113,7 @@ describe("a transaction begin answered after the timeout", () => {
     })
   })
 
-  // BUG (src/layers/iterm2/Iterm2ConnectionLive.ts, `transaction`): when the begin times out, the
+  // BUG (src/layers/backends/iterm2/Connection.ts, `transaction`): when the begin times out, the
   // acquire fails so no end is ever sent, but iTerm2 still processes the late begin and keeps the
   // transaction open on that connection. Every later run_command on it then fails with
   // "iTerm2 transaction begin failed: ALREADY_IN_TRANSACTION" until the connection drops, and

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Ref } from "effect"
-import { type BackendPart, routedTerminal, routedTracker } from "../../src/layers/BackendRouting.js"
+import { type BackendPart, routedTerminal, routedTracker } from "../../src/layers/backends/Routing.js"
 import { fail } from "../../src/services/Errors.js"
 import { PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"

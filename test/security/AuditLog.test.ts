@@ -20,7 +20,7 @@ import {
   AuditLogLive,
   type AuditLogOptions,
   auditLogLayer
-} from "../../src/layers/AuditLogLive.js"
+} from "../../src/layers/audit/AuditLogLive.js"
 import { AuditEvent, AuditLine, AuditLog } from "../../src/services/AuditLog.js"
 import type { CommandResult } from "../../src/services/CommandRunner.js"
 

@@ -12,7 +12,7 @@ import {
   resolveAuditPath,
   resolveConfigPaths
 } from "../../src/domain/ConfigFile.js"
-import { loadConfigFile } from "../../src/layers/ConfigFileLive.js"
+import { loadConfigFile } from "../../src/layers/config/ConfigFileLive.js"
 
 const decodeError = (text: string) => {
   const result = decodeConfigText(text, "/etc/x/config.json")

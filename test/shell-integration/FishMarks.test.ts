@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { readPromptRecord } from "../../src/layers/tmux/EarlierPrompt.js"
+import { readPromptRecord } from "../../src/layers/backends/tmux/EarlierPrompt.js"
 import { fishSnippet } from "../../src/shell-integration/FishSnippet.js"
 import { markLetters, marksIn, promptText, withoutEscapes } from "./ShellStream.js"
 import { TmuxShell } from "./TmuxShell.js"

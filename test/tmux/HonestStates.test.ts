@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest"
 import { PaneStream } from "../../src/domain/tmux/PaneStream.js"
 import { type Evidence, paneReadiness, refusalReason } from "../../src/domain/tmux/TmuxReadiness.js"
-import { shellRunsScript } from "../../src/layers/tmux/Foreground.js"
+import { shellRunsScript } from "../../src/layers/backends/tmux/Foreground.js"
 import { markMaker, TOK } from "../support/tmux/Marks.js"
 import { idleFlags } from "../support/tmux/PaneFixtures.js"
 

@@ -13,7 +13,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { parseTmuxHost } from "../../src/domain/tmux/TmuxHost.js"
-import { TmuxRegistry } from "../../src/layers/tmux/TmuxRegistry.js"
+import { TmuxRegistry } from "../../src/layers/backends/tmux/Registry.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tp-host-backoff-"))
 const silentSsh = join(dir, "ssh")

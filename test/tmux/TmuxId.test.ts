@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { BYTES_PER_LINE, hexBytes, submitLines } from "../../src/domain/tmux/SendEncoding.js"
 import { parseTmuxHost, parseTmuxHostsEnv } from "../../src/domain/tmux/TmuxHost.js"
 import { formatPaneId, parsePaneId } from "../../src/domain/tmux/TmuxId.js"
-import { shellQuote, sshTransport } from "../../src/layers/tmux/TmuxTransport.js"
+import { shellQuote, sshTransport } from "../../src/layers/backends/tmux/Transport.js"
 
 describe("TmuxId", () => {
   it("formats and parses the documented form, a socket path with ':' included", () => {

@@ -6,7 +6,7 @@
 import { Config, Effect, Option, Redacted, Result } from "effect"
 import { Flag } from "effect/cli"
 import { parseAlias, parseEnvName } from "../../domain/TunnelInputs.js"
-import { defaultTimeouts, TunnelClientLive } from "../../layers/TunnelClientLive.js"
+import { defaultTimeouts, TunnelClientLive } from "../../layers/tunnel/TunnelClientLive.js"
 import { type Outcome, refusal } from "./Outcome.js"
 
 export const DEFAULT_ALIAS = "termpilot"

@@ -2,7 +2,7 @@
  * PromptRecord — the record TermPilot's snippet writes before it draws each prompt (its token, the
  * prompt's number, the prompt and right prompt as the shell expanded them), and whether a pane's
  * screen shows exactly that prompt with nothing typed after it, pure. This is how a prompt drawn
- * before TermPilot watched the pane is proved (src/layers/tmux/EarlierPrompt.ts); anything this
+ * before TermPilot watched the pane is proved (src/layers/backends/tmux/EarlierPrompt.ts); anything this
  * module cannot read exactly (a prompt that moves the cursor, a right prompt on several lines, a
  * prompt that shows nothing) proves nothing.
  */

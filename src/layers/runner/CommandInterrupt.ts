@@ -9,7 +9,7 @@ import type { CommandResult, InterruptResult } from "../../services/CommandRunne
 import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
 import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
-import { approvalGate } from "../ApprovalGate.js"
+import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
 import { waitForCommand } from "./CommandWaits.js"

@@ -13,7 +13,7 @@ import { encodeCursor } from "../../domain/ReadCursor.js"
 import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
 import { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
-import { approvalGate } from "../ApprovalGate.js"
+import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
 

@@ -8,7 +8,7 @@ import { Cause, Clock, Effect, Exit, Option, type Queue, Result, type Scope } fr
 import type { CommandResult } from "../../services/CommandRunner.js"
 import type { PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
 import type { Terminal } from "../../services/Terminal.js"
-import { approvalGate } from "../ApprovalGate.js"
+import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import * as R from "./CommandResults.js"
 

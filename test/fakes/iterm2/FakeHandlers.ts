@@ -15,7 +15,7 @@ import type {
   ListPromptsRequest,
   SendTextRequest,
   ServerResponse
-} from "../../../src/services/Iterm2Messages.js"
+} from "../../../src/generated/iterm2/Iterm2Messages.js"
 import type { FakeConnectionHandle, FakeRequestHandler } from "./FakeProtocol.js"
 import { answerVariables } from "./FakeVariables.js"
 import type { FakeWorld } from "./FakeWorld.js"

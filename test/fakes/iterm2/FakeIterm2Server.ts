@@ -9,14 +9,14 @@ import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { WebSocket, WebSocketServer } from "ws"
-import { iterm2Codec } from "../../../src/layers/iterm2/Codec.js"
 import type {
   ClientRequest,
   ClientSubmessages,
   Notification,
   ServerOriginatedMessage,
   ServerResponse
-} from "../../../src/services/Iterm2Messages.js"
+} from "../../../src/generated/iterm2/Iterm2Messages.js"
+import { iterm2Codec } from "../../../src/layers/backends/iterm2/Codec.js"
 import {
   parseRequestHead,
   REQUEST_TIMEOUT_MS,

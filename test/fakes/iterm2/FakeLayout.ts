@@ -10,7 +10,7 @@ import type {
   ListSessionsResponse,
   SessionSummary,
   SplitTreeNode
-} from "../../../src/services/Iterm2Messages.js"
+} from "../../../src/generated/iterm2/Iterm2Messages.js"
 
 /** A split node: `vertical` = children side by side. Leaves are session ids. */
 export interface LayoutNode {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { type Osc133Mark, type PromptPhase, stepPrompt } from "../../../src/domain/Osc133.js"
-import type { Coord, GetPromptResponse, PromptState } from "../../../src/services/Iterm2Messages.js"
+import type { Coord, GetPromptResponse, PromptState } from "../../../src/generated/iterm2/Iterm2Messages.js"
 import type { FakeScreen } from "./FakeScreen.js"
 
 type Pos = Required<Coord>

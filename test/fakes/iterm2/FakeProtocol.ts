@@ -5,7 +5,11 @@
  * handler: the server answers it itself, as iTerm2 does (nested begin → ALREADY_IN_TRANSACTION,
  * other connections' requests wait until the end).
  */
-import type { ClientRequest, Notification, ServerResponse } from "../../../src/services/Iterm2Messages.js"
+import type {
+  ClientRequest,
+  Notification,
+  ServerResponse
+} from "../../../src/generated/iterm2/Iterm2Messages.js"
 
 /** One accepted WebSocket connection, as the world sees it. */
 export interface FakeConnectionHandle {

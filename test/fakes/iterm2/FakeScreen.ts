@@ -4,7 +4,7 @@
  * `overflow`), plus the line reads GetBuffer needs and the alternate-screen flag.
  */
 import xterm from "@xterm/headless"
-import type { Coord, LineContents } from "../../../src/services/Iterm2Messages.js"
+import type { Coord, LineContents } from "../../../src/generated/iterm2/Iterm2Messages.js"
 
 const { Terminal } = xterm
 type XTerm = InstanceType<typeof Terminal>

@@ -9,7 +9,7 @@ import type {
   NotificationStatus,
   NotificationType,
   PromptMonitorMode
-} from "../../../src/services/Iterm2Messages.js"
+} from "../../../src/generated/iterm2/Iterm2Messages.js"
 import type { FakeConnectionHandle } from "./FakeProtocol.js"
 
 /** Types whose `session` field iTerm2 ignores. */

@@ -5,7 +5,7 @@
  */
 import { readlinkSync } from "node:fs"
 import { hostname as osHostname } from "node:os"
-import type { VariableRequest, VariableResponse } from "../../../src/services/Iterm2Messages.js"
+import type { VariableRequest, VariableResponse } from "../../../src/generated/iterm2/Iterm2Messages.js"
 import { type LayoutTab, type LayoutWindow, sessionIds } from "./FakeLayout.js"
 import type { FakeSession, FakeWorld } from "./FakeWorld.js"
 

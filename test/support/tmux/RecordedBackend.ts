@@ -9,8 +9,12 @@
  */
 import { Effect, Exit, Layer, Option, Queue, Scope } from "effect"
 import * as pty from "node-pty"
+import {
+  makeTmuxBackend,
+  type TmuxBackend,
+  type TmuxSettings
+} from "../../../src/layers/backends/tmux/Backend.js"
 import { makeCommandRunner } from "../../../src/layers/runner/CommandRunnerLive.js"
-import { makeTmuxBackend, type TmuxBackend, type TmuxSettings } from "../../../src/layers/tmux/TmuxBackend.js"
 import type { CommandRunner } from "../../../src/services/CommandRunner.js"
 import { type PromptEvent, PromptTracker } from "../../../src/services/PromptTracker.js"
 import { Terminal } from "../../../src/services/Terminal.js"

@@ -1,0 +1,164 @@
+/**
+ * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads
+ * (optionally from an earlier read's cursor), readiness, and the fail-closed submit and interrupt
+ * (re-check and send inside one transaction, so nothing can change between the check and the send),
+ * each claiming the session against every other TermPilot process first (Iterm2Claims).
+ */
+import { Effect, Layer } from "effect"
+import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
+import {
+  type CursorPosition,
+  type ReadBounds,
+  type Readiness,
+  type Submission,
+  Terminal
+} from "../../../services/Terminal.js"
+import { asString, exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
+import { CLAIM_VARIABLE, Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
+import { Iterm2Connection } from "./ConnectionService.js"
+import { interruptCommand } from "./Interrupt.js"
+import { describe, describeAll, LABEL_VARIABLES, readLayout } from "./Inventory.js"
+import { outputRowCount, readCommandOutput, readScreen } from "./Read.js"
+import { promptAndScreen, sessionReadiness, verdict } from "./Readiness.js"
+import { readSince } from "./ReadSince.js"
+
+/** Why a session that is not `ready` refuses a command; nothing is sent in any of these cases. */
+export const notReady = (sessionId: string, readiness: Readiness): TermPilotError => {
+  switch (readiness) {
+    case "shell_integration_required":
+      return fail(
+        "shell_integration_required",
+        `Session '${sessionId}' has no shell integration, so TermPilot cannot verify an idle prompt or see when a command ends. Install iTerm2's Shell Integration in that shell.`
+      )
+    case "input_pending":
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' has text typed at the prompt that was not entered; nothing was sent. Ask the user to clear the command line.`
+      )
+    case "busy":
+      return fail("session_not_ready", `Session '${sessionId}' is running a command; nothing was sent.`)
+    case "interactive":
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' shows a full-screen program or no shell prompt; nothing was sent.`
+      )
+    default:
+      return fail(
+        "session_not_ready",
+        `Session '${sessionId}' is not at a verified shell command boundary; nothing was sent.`
+      )
+  }
+}
+
+const Iterm2TerminalWithClaims = Layer.effect(
+  Terminal,
+  Effect.gen(function* () {
+    const conn = yield* Iterm2Connection
+    const claims = yield* Iterm2Claims
+    const { identity } = claims
+
+    const listSessions = Effect.gen(function* () {
+      const layout = yield* readLayout(conn)
+      // A session that closed between ListSessions and its metadata is simply gone.
+      return yield* describeAll(conn, identity, layout.sessions, layout.current)
+    }).pipe(Effect.withSpan("Iterm2Terminal.listSessions"))
+
+    const getSession = (sessionId: string) =>
+      Effect.gen(function* () {
+        const layout = yield* readLayout(conn)
+        const placement = layout.sessions.find((p) => p.sessionId === sessionId)
+        if (placement === undefined) return yield* sessionNotFound(sessionId)
+        return yield* describe(conn, identity, placement, layout.current)
+      })
+
+    /** One variables request: the titles getSession reports (without the layout's summary fallback). */
+    const sessionLabels = (sessionId: string) =>
+      Effect.map(getVariables(conn, sessionId, LABEL_VARIABLES), ([name, presentation, tab, window]) =>
+        [asString(window), asString(tab), asString(name) ?? asString(presentation)].filter(
+          (t): t is string => t !== null
+        )
+      )
+
+    const currentSession = Effect.gen(function* () {
+      const layout = yield* readLayout(conn)
+      const placement = layout.sessions.find((p) => p.sessionId === layout.current)
+      if (placement === undefined) {
+        return yield* fail("no_current_session", "iTerm2 has no current terminal session.")
+      }
+      return yield* describe(conn, identity, placement, layout.current)
+    })
+
+    const read = (sessionId: string, bounds: ReadBounds, since?: CursorPosition) =>
+      Effect.gen(function* () {
+        const { cursorRow, cursorRowDigest, ...text } =
+          since === undefined
+            ? { ...(yield* readScreen(conn, sessionId, bounds)), cursorLost: false }
+            : yield* readSince(conn, sessionId, bounds, since)
+        const readiness = yield* sessionReadiness(conn, sessionId, identity)
+        return { ...text, readiness, cursor: { row: cursorRow, anchor: null, rowDigest: cursorRowDigest } }
+      })
+
+    /**
+     * Inside the transaction: the claim (another process's refuses first, whatever the prompt
+     * says), the readiness, then our claim written and the command typed; the claim is held until
+     * the command's prompt comes back.
+     */
+    const submit = (sessionId: string, command: string) =>
+      Effect.gen(function* () {
+        // The check may be cut short (the runner's deadline); the claim and the send below may not.
+        const [prompt, alternate, claim] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
+        yield* claims.check(sessionId, claim)
+        const readiness = verdict(prompt, alternate)
+        if (readiness !== "ready") return yield* notReady(sessionId, readiness)
+        const promptId = prompt?.unique_prompt_id ?? null
+        const ticket = yield* claims.take(sessionId, promptId)
+        yield* sendText(conn, sessionId, `${command}\r`, "the command").pipe(
+          Effect.ensuring(claims.hold(ticket))
+        )
+        return { promptId } satisfies Submission
+      })
+
+    /**
+     * send_keys: the claim checked and the keys typed in one transaction. No claim is written (the
+     * transaction already excludes every other send for this one send); a dead holder's is cleared.
+     */
+    const sendKeys = (sessionId: string, bytes: string) =>
+      inTransaction(
+        conn,
+        Effect.gen(function* () {
+          const [claim] = yield* Effect.interruptible(getVariables(conn, sessionId, [CLAIM_VARIABLE]))
+          const held = yield* claims.check(sessionId, claim)
+          if (held._tag === "Dead") yield* claims.clearDead(sessionId)
+          yield* sendText(conn, sessionId, bytes, "the keys")
+        })
+      )
+
+    return Terminal.of({
+      listSessions,
+      currentSession,
+      getSession: (sessionId) => Effect.flatMap(exactSessionId(sessionId), getSession),
+      sessionLabels: (sessionId) => Effect.flatMap(exactSessionId(sessionId), sessionLabels),
+      read: (sessionId, bounds, since) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => read(id, bounds, since)),
+      readiness: (sessionId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => sessionReadiness(conn, id, identity)),
+      submit: (sessionId, command) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) =>
+          inTransaction(conn, submit(id, command)).pipe(Effect.withSpan("Iterm2Terminal.submit"))
+        ),
+      commandOutput: (sessionId, promptId, bounds) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds)),
+      outputLineCount: (sessionId, promptId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => outputRowCount(conn, id, promptId)),
+      interrupt: (sessionId, promptId) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, claims, id, promptId)),
+      sendKeys: (sessionId, bytes) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => sendKeys(id, bytes)).pipe(
+          Effect.withSpan("Iterm2Terminal.sendKeys")
+        )
+    })
+  })
+)
+
+/** The Terminal over iTerm2, with this process's claims (released when the layer closes). */
+export const Iterm2TerminalLive = Iterm2TerminalWithClaims.pipe(Layer.provide(Iterm2ClaimsLive))
