@@ -5,59 +5,19 @@
  *
  * To add one: write bench/<Name>Backend.ts exporting a BenchBackend, and append it below.
  */
+
+import type { BenchBackend } from "./BackendTypes.js"
 import { iterm2FakeBackend } from "./Iterm2FakeBackend.js"
-import type { Started } from "./Spawned.js"
 import { sshTmuxBackend } from "./SshTmuxBackend.js"
 import { tmuxBackend } from "./TmuxBackend.js"
 
-export interface CommandSpan {
-  /** performance.now() (this process) when the command's keystrokes reached the terminal. */
-  readonly sentAt: number
-  /** performance.now() when the terminal sent the command-end event. */
-  readonly endedAt: number
-}
-
-export interface BenchWorld {
-  /** Environment for a spawned server (on top of PATH) so that it reaches this world. */
-  readonly env: Readonly<Record<string, string>>
-  /** Session ids, in creation order; each has shell integration. */
-  readonly sessionIds: ReadonlyArray<string>
-  /** Runs `command` in a session as the user would (not through TermPilot), until its prompt is back. */
-  readonly runAsUser: (sessionId: string, command: string) => Promise<void>
-  /**
-   * The shell's own span of the last command TermPilot sent to a session, or undefined where the
-   * backend cannot observe it (then the bench reports end-to-end time only).
-   */
-  readonly lastCommandSpan: (sessionId: string) => CommandSpan | undefined
-  /**
-   * What a person does once a freshly started server is watching (tmux: press Enter in each pane,
-   * so the server sees a prompt drawn after it started); resolves when every session is ready.
-   */
-  readonly afterStart?: (server: Started) => Promise<void>
-  /**
-   * The floor for big output, where the backend has one (tmux): ms from sending `command` to a
-   * session to its end mark, for a bare client of the terminal that only reads what it is sent
-   * (tmux: a `tmux -C` control client scanning its %output lines), with no TermPilot attached.
-   */
-  readonly bareOutputFloor?: (sessionId: string, command: string) => Promise<number>
-  readonly close: () => Promise<void>
-}
-
-export interface WorldOptions {
-  readonly sessions: number
-  /** Lines of scrollback each session keeps. */
-  readonly scrollback: number
-}
-
-/** A backend's own targets (issue 17's table), where they differ between backends. */
-export interface BackendTargets {
-  /** `run_command true` end to end, where the issue sets one for this backend. */
-  readonly runTrueMs?: number
-  /** list_sessions at 100 sessions. */
-  readonly list100Ms: number
-  /** read_terminal of 200 lines out of a 100,000-line scrollback. */
-  readonly deepReadMs: number
-}
+export type {
+  BackendTargets,
+  BenchBackend,
+  BenchWorld,
+  CommandSpan,
+  WorldOptions
+} from "./BackendTypes.js"
 
 /** Targets every backend shares (issue 17): memory and start-up. */
 export const sharedTargets = {
@@ -68,15 +28,6 @@ export const sharedTargets = {
   /** run_command of 5 MB / 50 MB ÷ a bare control-mode client reading the same output. */
   bigOutputRatio: 1.3
 } as const
-
-export interface BenchBackend {
-  /** Shown in the table's subject column, e.g. "iTerm2 fake". */
-  readonly name: string
-  readonly targets: BackendTargets
-  /** "hot-paths": only run_command `true` and list_sessions (Figures.ts); all figures when absent. */
-  readonly figures?: "hot-paths"
-  readonly open: (options: WorldOptions) => Promise<BenchWorld>
-}
 
 /** Every backend the bench runs. */
 export const backends: ReadonlyArray<BenchBackend> = [iterm2FakeBackend, tmuxBackend, sshTmuxBackend]

@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks"
 import { FakeIterm2Server } from "../test/fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld } from "../test/fakes/iterm2/FakeWorld.js"
 import { linkHome } from "../test/support/FakeIterm2Backend.js"
-import type { BenchBackend, BenchWorld, CommandSpan, WorldOptions } from "./Backends.js"
+import type { BenchBackend, BenchWorld, CommandSpan, WorldOptions } from "./BackendTypes.js"
 import { baseEnv } from "./Spawned.js"
 
 const open = async (options: WorldOptions): Promise<BenchWorld> => {

@@ -13,7 +13,7 @@ import { execFileSync, type spawn } from "node:child_process"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { BenchBackend, BenchWorld, WorldOptions } from "./Backends.js"
+import type { BenchBackend, BenchWorld, WorldOptions } from "./BackendTypes.js"
 import { freePort, makeKeys, startSshd, writeSshConfig } from "./LoopbackSshd.js"
 import { tmuxBackend } from "./TmuxBackend.js"
 

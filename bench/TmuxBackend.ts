@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks"
 import { promisify } from "node:util"
 import * as pty from "node-pty"
 import { bashSnippet } from "../src/shell-integration/BashSnippet.js"
-import type { BenchBackend, BenchWorld, WorldOptions } from "./Backends.js"
+import type { BenchBackend, BenchWorld, WorldOptions } from "./BackendTypes.js"
 import { baseEnv, callOk, type Started } from "./Spawned.js"
 
 const run = promisify(execFile)

@@ -8,7 +8,7 @@
  */
 import { Console, Effect, Layer } from "effect"
 import { CliConfig, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
-import { packageVersion } from "../layers/app/PackageRoot.js"
+import { packageVersion } from "../installation/PackageRoot.js"
 import { colourStreams } from "./Colour.js"
 import { chatgptCommand, exitCodeOnCliExit } from "./chatgpt/ChatgptCommand.js"
 import { doctorCommand } from "./DoctorCommand.js"

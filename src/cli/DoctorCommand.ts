@@ -13,7 +13,7 @@ import { Command, Flag } from "effect/cli"
 import { describeApprovalPolicy } from "../domain/ApprovalPolicy.js"
 import { type Check, check, nodeCheck, passed, renderChecks } from "../domain/HealthCheck.js"
 import { BackendLive } from "../layers/app/BackendLive.js"
-import { terminalDoctor } from "../layers/backends/iterm2/Doctor.js"
+import { iterm2Doctor } from "../layers/backends/iterm2/Doctor.js"
 import { tmuxDoctor } from "../layers/backends/tmux/Doctor.js"
 import { AppConfigLive } from "../layers/config/AppConfigLive.js"
 import { AppConfig } from "../services/AppConfig.js"
@@ -41,7 +41,7 @@ const DoctorLive = Layer.mergeAll(BackendLive, NodeServices.layer).pipe(Layer.pr
 
 /** With automatic backends, iTerm2 without its socket is simply not used: skipped, not failed. */
 const iterm2Checks = (auto: boolean) =>
-  Effect.map(terminalDoctor, (checks): ReadonlyArray<Check> => {
+  Effect.map(iterm2Doctor, (checks): ReadonlyArray<Check> => {
     const [socket] = checks
     if (!auto || socket === undefined || socket.status !== "failed" || socket.name !== "iterm2_socket") {
       return checks

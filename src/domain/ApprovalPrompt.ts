@@ -5,8 +5,9 @@
  * TermPilot can tell) and what will happen. Labels come from the terminal and are hostile: they
  * are shown quoted, with control and concealing characters marked, and bounded. Pure.
  */
-import type { SessionInfo } from "../services/Terminal.js"
+
 import { sanitizeTerminalText } from "./Hygiene.js"
+import type { SessionInfo } from "./Session.js"
 
 /** The target as SessionInfo describes it (only what the dialog shows). */
 export type PromptTarget = Pick<

@@ -3,7 +3,7 @@
  * integration, the prompt state, the command line, the alternate screen. Pure; the backends
  * gather the facts. Only `ready` accepts run_command.
  */
-import type { Readiness } from "../services/Terminal.js"
+import type { Readiness } from "./Session.js"
 
 export interface ReadinessFacts {
   /** Shell integration is installed and reporting for this session. */

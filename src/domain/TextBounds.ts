@@ -1,9 +1,22 @@
 /**
  * Tail bounding of terminal text: keep the newest lines within a line and a character budget.
  * Characters are Unicode code points (as the prototype's Python limits were), never UTF-16 units,
- * and a surrogate pair is never split.
+ * and a surrogate pair is never split. Also the models of bounds and bounded text, which the
+ * Terminal contract (src/services/Terminal.ts) re-exports.
  */
-import type { BoundedText, ReadBounds } from "../services/Terminal.js"
+
+/** Bounds for a read: at most `maxLines` lines and `maxChars` code points, newest kept. */
+export interface ReadBounds {
+  readonly maxLines: number
+  readonly maxChars: number
+}
+
+/** Bounded text: `text` is the kept tail, `lineCount` its line count, `truncated` if bounds applied. */
+export interface BoundedText {
+  readonly text: string
+  readonly lineCount: number
+  readonly truncated: boolean
+}
 
 /** The last `count` code points of `text` (the whole text when it is shorter). */
 export const codePointTail = (text: string, count: number): string => {

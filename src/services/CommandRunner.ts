@@ -1,9 +1,16 @@
 /**
- * CommandRunner — the run_command protocol (validate, resolve, re-check, watch, send, correlate,
- * read the bounded output) and the bounded registry of results for get_command_result.
+ * CommandRunner — the backend-independent flows the tools call (src/layers/runner/): the
+ * run_command protocol (validate, resolve, re-check, watch, send, correlate, read the bounded
+ * output) and the bounded registry of results for get_command_result, interrupt_command's,
+ * send_keys' (ask, then type) and wait_for_output's (watch, read-only).
  */
 import { Context, type Effect, Schema } from "effect"
+import type { KeyItem } from "../domain/Keys.js"
+import type { LineMatcher } from "../domain/pattern/LineMatcher.js"
+import type { CursorPosition } from "../domain/ReadCursor.js"
+import type { ReadBounds } from "../domain/TextBounds.js"
 import { ErrorCode, type TermPilotError } from "./Errors.js"
+import type { Snapshot } from "./Terminal.js"
 
 export const CommandStatus = Schema.Literals([
   "completed",
@@ -76,6 +83,50 @@ export interface RunRequest {
   readonly maxOutputLines: number
 }
 
+/** What send_keys typed (it fails when it typed nothing). */
+export interface KeysSent {
+  readonly request_id: string
+  readonly session_id: string
+  /** The keys in readable form, as the person approved them. */
+  readonly keys: string
+  readonly sent: boolean
+  /** Where the session's output stood just before the keys were typed (the tool encodes it). */
+  readonly cursor: CursorPosition
+}
+
+/** Why a wait_for_output wait stopped. */
+export type OutputWaitReason = "matched" | "quiet" | "command_ended" | "timed_out" | "cancelled"
+
+export interface OutputWaitSpec {
+  readonly sessionId: string
+  /** Where "new" starts: an earlier read's cursor, or (undefined) where the session is at the call. */
+  readonly since: CursorPosition | undefined
+  /** The pattern's matcher; null waits for quiet, the command's end or the timeout only. */
+  readonly matcher: LineMatcher | null
+  /** Quiet time that ends the wait; null: quiet does not end it. */
+  readonly quietMs: number | null
+  readonly timeoutMs: number
+  /** Bounds of the tail returned. */
+  readonly bounds: ReadBounds
+  /** What the model would be shown of terminal text (hygiene, redaction): lines are matched on it. */
+  readonly clean: (text: string) => string
+  /** The longest one look at the terminal may take (the call deadline). */
+  readonly readTimeoutMs: number
+}
+
+export interface OutputWaitEnd {
+  readonly reason: OutputWaitReason
+  /** The first new line that matched (as `clean` gave it), when `reason` is "matched". */
+  readonly matchedLine: string | null
+  /** The ended command's exit status, when `reason` is "command_ended" and the shell reported one. */
+  readonly exitCode: number | null
+  /** Whether the session's command ends could be watched (shell integration). */
+  readonly watchedCommands: boolean
+  /** The read from the starting cursor: all that was seen (bounded tail), and the new cursor. */
+  readonly snapshot: Snapshot
+  readonly waitedMs: number
+}
+
 export class CommandRunner extends Context.Service<
   CommandRunner,
   {
@@ -100,5 +151,20 @@ export class CommandRunner extends Context.Service<
       requestId: string,
       waitSeconds: number
     ) => Effect.Effect<InterruptResult, TermPilotError>
+    /**
+     * send_keys: validate, ask the person (always, unless the unsafe config key says otherwise),
+     * then, held to the call deadline and the client's cancel, note where the session's output
+     * stands and type the keys (Terminal.sendKeys). Nothing is typed before an accept; a send that
+     * may have left fails saying so.
+     */
+    readonly sendKeys: (
+      sessionId: string,
+      keys: ReadonlyArray<KeyItem>
+    ) => Effect.Effect<KeysSent, TermPilotError>
+    /**
+     * wait_for_output: wait, bounded, until the session's new output has a line the matcher
+     * accepts, goes quiet, or the command running there ends; read-only, never sends anything.
+     */
+    readonly waitForOutput: (spec: OutputWaitSpec) => Effect.Effect<OutputWaitEnd, TermPilotError>
   }
 >()("termpilot/CommandRunner") {}

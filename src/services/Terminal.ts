@@ -1,81 +1,23 @@
 /**
  * Terminal — what the tools need from a terminal backend (iTerm2 first, tmux later), independent
  * of how the backend speaks. Every method targets one exact session id; nothing here resolves a
- * label, a title or "current" into a write target.
+ * label, a title or "current" into a write target. The models it speaks of (a session, its
+ * readiness, bounds, a cursor position) are src/domain's, re-exported here.
  */
 import { Context, Effect, Schema } from "effect"
+import type { CursorPosition } from "../domain/ReadCursor.js"
+import type { Readiness, SessionInfo } from "../domain/Session.js"
+import type { BoundedText, ReadBounds } from "../domain/TextBounds.js"
 import type { TermPilotError } from "./Errors.js"
 
-export const Readiness = Schema.Literals([
-  "ready",
-  "busy",
-  "input_pending",
-  "interactive",
-  "shell_integration_required",
-  "unknown"
-])
-export type Readiness = typeof Readiness.Type
-
-/** One session as the tools report it. Every key is always present; unknown values are null. */
-export const SessionInfo = Schema.Struct({
-  session_id: Schema.String,
-  backend: Schema.Literals(["iterm2", "tmux"]),
-  window_id: Schema.NullOr(Schema.String),
-  tab_id: Schema.NullOr(Schema.String),
-  window_number: Schema.NullOr(Schema.Finite),
-  window_title: Schema.NullOr(Schema.String),
-  tab_title: Schema.NullOr(Schema.String),
-  session_title: Schema.NullOr(Schema.String),
-  hostname: Schema.NullOr(Schema.String),
-  username: Schema.NullOr(Schema.String),
-  cwd: Schema.NullOr(Schema.String),
-  /**
-   * The programs the session's prompt is reached through from the pane's own shell (e.g. `["ssh"]`;
-   * empty for that shell itself), null when the backend cannot tell.
-   */
-  via: Schema.NullOr(Schema.Array(Schema.String)),
-  tty: Schema.NullOr(Schema.String),
-  job_name: Schema.NullOr(Schema.String),
-  profile_name: Schema.NullOr(Schema.String),
-  tag: Schema.NullOr(Schema.String),
-  is_current: Schema.Boolean,
-  buried: Schema.Boolean,
-  execution_readiness: Readiness
-})
-export type SessionInfo = typeof SessionInfo.Type
-
-/** Bounds for a read: at most `maxLines` lines and `maxChars` code points, newest kept. */
-export interface ReadBounds {
-  readonly maxLines: number
-  readonly maxChars: number
-}
-
-/** Bounded text: `text` is the kept tail, `lineCount` its line count, `truncated` if bounds applied. */
-export interface BoundedText {
-  readonly text: string
-  readonly lineCount: number
-  readonly truncated: boolean
-}
+export type { CursorPosition } from "../domain/ReadCursor.js"
+export { labelsOfSession, Readiness, SessionInfo } from "../domain/Session.js"
+export type { BoundedText, ReadBounds } from "../domain/TextBounds.js"
 
 /** A command's bounded output, and how many lines it printed in all (kept or not). */
 export interface CommandOutput extends BoundedText {
   /** Lines the command printed, also those not returned; null when the terminal cannot tell. */
   readonly totalLines: number | null
-}
-
-/**
- * A position in one session's history, as a read left it: `row` is the absolute row the terminal's
- * cursor was on (the next output goes there), in the backend's own numbering; `anchor`, when the
- * backend's numbering can shift (tmux trims its history), a digest of the rows just above `row` so
- * the backend can find that place again; `rowDigest`, the digest (ReadCursor.rowDigest) of the
- * exact text of row `row` as the read saw it, or null when the backend did not see it: a since read
- * returns that row again only when its text changed, so a read with nothing new returns nothing.
- * Opaque to the tools, which only encode it per session (src/domain/ReadCursor.ts).
- */
-export interface CursorPosition {
-  readonly row: number
-  readonly anchor: string | null
-  readonly rowDigest: string | null
 }
 
 export interface Snapshot extends BoundedText {
@@ -123,10 +65,6 @@ export interface SessionListing {
   readonly sessions: ReadonlyArray<SessionInfo>
   readonly unavailable: ReadonlyArray<UnavailableSource>
 }
-
-/** A session's labels as `sessionLabels` gives them: its window, tab and session titles, those it has. */
-export const labelsOfSession = (s: SessionInfo): ReadonlyArray<string> =>
-  [s.window_title, s.tab_title, s.session_title].filter((t): t is string => t !== null)
 
 export class Terminal extends Context.Service<
   Terminal,

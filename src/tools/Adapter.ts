@@ -6,9 +6,9 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Duration, Effect, Fiber, Option, Schema, SchemaIssue } from "effect"
+import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../domain/Errors.js"
 import { AuditEvent, AuditLog, CommandTool } from "../services/AuditLog.js"
 import type { CommandResult, InterruptResult } from "../services/CommandRunner.js"
-import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../services/Errors.js"
 import { Terminal } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
 import { NOT_A_KNOWN_ARGUMENT } from "./Fields.js"

@@ -2,7 +2,8 @@
  * get_current_session — the session that currently has focus.
  */
 import { Effect } from "effect"
-import { SessionInfo, Terminal } from "../services/Terminal.js"
+import { SessionInfo } from "../domain/Session.js"
+import { Terminal } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { NoArguments } from "./Fields.js"
 import { observeSession } from "./Observation.js"

@@ -2,7 +2,8 @@
  * list_sessions — every session the backend can see, with metadata and execution readiness.
  */
 import { Effect, Schema } from "effect"
-import { listingOf, SessionInfo, Terminal, UnavailableSource } from "../services/Terminal.js"
+import { SessionInfo } from "../domain/Session.js"
+import { listingOf, Terminal, UnavailableSource } from "../services/Terminal.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { NoArguments } from "./Fields.js"
 import { observeSession } from "./Observation.js"

@@ -6,8 +6,8 @@
 import { Effect, Schema } from "effect"
 import { sanitizeTerminalText } from "../domain/Hygiene.js"
 import { redactSecrets } from "../domain/Redaction.js"
+import type { SessionInfo } from "../domain/Session.js"
 import { CommandResult, InterruptResult } from "../services/CommandRunner.js"
-import type { SessionInfo } from "../services/Terminal.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
 import { Integer } from "./Fields.js"
 

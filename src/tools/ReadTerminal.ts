@@ -4,10 +4,11 @@
  * was written after that read.
  */
 import { DateTime, Effect, Schema } from "effect"
+import { TermPilotError } from "../domain/Errors.js"
 import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
-import { decodeCursor, encodeCursor } from "../domain/ReadCursor.js"
-import { TermPilotError } from "../services/Errors.js"
-import { Readiness, Terminal } from "../services/Terminal.js"
+import { Readiness } from "../domain/Session.js"
+import { Terminal } from "../services/Terminal.js"
+import { decodeCursor, encodeCursor } from "./Cursors.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { Integer, identifierField, integerField } from "./Fields.js"
 import { lineCount, observe } from "./Observation.js"

@@ -5,7 +5,8 @@
  */
 import { Effect, Schema } from "effect"
 import { KEY_NAMES, MAX_KEY_ITEMS } from "../domain/Keys.js"
-import { sendKeys } from "../layers/runner/SendKeysFlow.js"
+import { CommandRunner } from "../services/CommandRunner.js"
+import { encodeCursor } from "./Cursors.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { identifierField } from "./Fields.js"
 import { defineTool } from "./Tool.js"
@@ -69,7 +70,9 @@ export const sendKeysTool = defineTool({
   deadline: "self",
   cancellation: "self",
   handler: Effect.fn("send_keys")(function* (input) {
-    return yield* sendKeys(input.session_id, input.keys)
+    const runner = yield* CommandRunner
+    const sent = yield* runner.sendKeys(input.session_id, input.keys)
+    return { ...sent, cursor: encodeCursor(sent.session_id, sent.cursor) }
   }),
   summary: (sent) =>
     `Typed ${sent.keys} into session ${sent.session_id}. Read the terminal with since=${sent.cursor} to see the effect.`

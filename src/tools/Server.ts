@@ -19,7 +19,7 @@ import {
   DEFAULT_APPROVAL_CONFIG,
   describeApprovalPolicy
 } from "../domain/ApprovalPolicy.js"
-import { packageVersion } from "../layers/app/PackageRoot.js"
+import { packageVersion } from "../installation/PackageRoot.js"
 import { Approver } from "../services/Approver.js"
 import { CallControl } from "../services/CallControl.js"
 import { errorResult, INTERNAL_ERROR_MESSAGE } from "./Adapter.js"

@@ -4,12 +4,12 @@
  * is the only code that turns one into an MCP `CallToolResult`.
  */
 import type { Effect, Schema } from "effect"
+import type { TermPilotError } from "../domain/Errors.js"
 import type { CommandRunner } from "../services/CommandRunner.js"
-import type { TermPilotError } from "../services/Errors.js"
 import type { PromptTracker } from "../services/PromptTracker.js"
 import type { Terminal } from "../services/Terminal.js"
 
-/** The services a tool handler may use (PromptTracker: wait_for_output watches command ends). */
+/** The services a tool handler may use: the contracts the composition root (src/layers/app) provides. */
 export type ToolServices = Terminal | CommandRunner | PromptTracker
 
 /** MCP tool annotations; all four hints are always set explicitly (unset hints mean "may destroy"). */

@@ -5,15 +5,15 @@
  * never sends anything to a terminal.
  */
 import { Effect, Schema } from "effect"
+import { fail, TermPilotError } from "../domain/Errors.js"
 import { UNTRUSTED_TERMINAL_NOTICE } from "../domain/Hygiene.js"
 import { compileMatcher, type LineMatcher } from "../domain/pattern/LineMatcher.js"
 import { PatternError } from "../domain/pattern/PatternSyntax.js"
-import { decodeCursor, encodeCursor } from "../domain/ReadCursor.js"
+import { Readiness } from "../domain/Session.js"
 import { codePointTail } from "../domain/TextBounds.js"
-import { waitForOutput as waitOn } from "../layers/runner/OutputWait.js"
-import { fail, TermPilotError } from "../services/Errors.js"
-import { Readiness } from "../services/Terminal.js"
+import { CommandRunner } from "../services/CommandRunner.js"
 import { currentToolSettings } from "../services/ToolSettings.js"
+import { decodeCursor, encodeCursor } from "./Cursors.js"
 import { OBSERVATION_NOTE } from "./Descriptions.js"
 import { booleanField, finiteNumber, Integer, identifierField, positiveNumberField } from "./Fields.js"
 import { lineCount, observe, observeText } from "./Observation.js"
@@ -146,7 +146,8 @@ export const waitForOutput = defineTool({
     const matcher = matcherOf(input)
     if (matcher instanceof TermPilotError) return yield* matcher
     const settings = yield* currentToolSettings
-    const end = yield* waitOn({
+    const runner = yield* CommandRunner
+    const end = yield* runner.waitForOutput({
       sessionId: input.session_id,
       since,
       matcher,

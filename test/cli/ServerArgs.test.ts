@@ -7,7 +7,7 @@ import { join, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
 import { currentLaunch } from "../../src/cli/chatgpt/McpCommand.js"
 import { serverOnlyArgs } from "../../src/cli/RunServer.js"
-import { binPath } from "../../src/layers/app/PackageRoot.js"
+import { binPath } from "../../src/installation/PackageRoot.js"
 
 describe("serverOnlyArgs", () => {
   it("takes the plain server, read-only or not, with or without `serve`", () => {

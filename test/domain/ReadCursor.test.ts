@@ -4,8 +4,8 @@
  * restart does) is refused, as is any other spelling of the same bytes.
  */
 import { describe, expect, it, vi } from "vitest"
-import { decodeCursor, encodeCursor } from "../../src/domain/ReadCursor.js"
 import { TermPilotError } from "../../src/services/Errors.js"
+import { decodeCursor, encodeCursor } from "../../src/tools/Cursors.js"
 
 const SESSION = "tmux:/tmp/tmux-1000/default:4242.1796000000:%3"
 const positions = [
@@ -49,7 +49,7 @@ describe("ReadCursor", () => {
   it("refuses a cursor of an earlier run: cursors do not survive a restart", async () => {
     const cursor = encodeCursor(SESSION, positions[1]!)
     vi.resetModules()
-    const restarted = await import("../../src/domain/ReadCursor.js")
+    const restarted = await import("../../src/tools/Cursors.js")
     expect(restarted.decodeCursor).not.toBe(decodeCursor)
     const result = restarted.decodeCursor(SESSION, cursor)
     expect((result as { code?: string }).code).toBe("invalid_request")

@@ -5,6 +5,8 @@
  */
 import { Effect, Layer, Queue, Ref } from "effect"
 import { boundTail } from "../../src/domain/TextBounds.js"
+import { waitForOutput } from "../../src/layers/runner/OutputWait.js"
+import { sendKeys } from "../../src/layers/runner/SendKeysFlow.js"
 import {
   type CommandResult,
   CommandRunner,
@@ -195,7 +197,11 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
         record("CommandRunner", "interrupt", [requestId, waitSeconds]),
         r.interrupt?.(requestId, waitSeconds) ??
           Effect.fail(fail("request_not_found", `No command request '${requestId}' is known.`))
-      )
+      ),
+    // send_keys' and wait_for_output's flows are the runner's own (as CommandRunnerLive runs them),
+    // over this fake's Terminal and PromptTracker, whose calls are recorded.
+    sendKeys: (sessionId, keys) => r.sendKeys?.(sessionId, keys) ?? sendKeys(terminal, sessionId, keys),
+    waitForOutput: (spec) => r.waitForOutput?.(spec) ?? waitForOutput({ terminal, tracker }, spec)
   }
   /** By default a watch of the known session sees no event at all. */
   const tracker: TrackerShape = {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { waitForOutput as outputWait } from "../../src/layers/runner/OutputWait.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
 import { PromptTracker } from "../../src/services/PromptTracker.js"
 import { Terminal } from "../../src/services/Terminal.js"
@@ -20,13 +21,21 @@ import { SESSION_ID } from "../support/RecordingBackend.js"
 
 const DEADLINE_MS = 3_000
 
-const hanging = Layer.mergeAll(
+const hangingBackend = Layer.mergeAll(
   Layer.mock(Terminal, { read: () => Effect.never, listSessions: Effect.never, listing: Effect.never }),
-  Layer.mock(PromptTracker, { watch: () => Effect.never }),
-  Layer.mock(CommandRunner, {
-    result: () => Effect.sleep("10 seconds").pipe(Effect.andThen(Effect.die("waited")))
-  })
+  Layer.mock(PromptTracker, { watch: () => Effect.never })
 )
+
+/** get_command_result's wait runs long; wait_for_output is the runner's own flow over the hanging backend. */
+const hanging = Layer.unwrap(
+  Effect.gen(function* () {
+    const backend = { terminal: yield* Terminal, tracker: yield* PromptTracker }
+    return Layer.mock(CommandRunner, {
+      result: () => Effect.sleep("10 seconds").pipe(Effect.andThen(Effect.die("waited"))),
+      waitForOutput: (spec) => outputWait(backend, spec)
+    })
+  })
+).pipe(Layer.provideMerge(hangingBackend))
 
 const start = (effect: Effect.Effect<unknown, never, ToolServices>) =>
   Effect.forkChild(

@@ -6,11 +6,11 @@
  */
 import { Effect, Queue } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { encodeCursor } from "../../src/domain/ReadCursor.js"
 import { boundTail } from "../../src/domain/TextBounds.js"
 import { fail } from "../../src/services/Errors.js"
 import type { PromptEvent } from "../../src/services/PromptTracker.js"
 import type { CursorPosition, Snapshot } from "../../src/services/Terminal.js"
+import { encodeCursor } from "../../src/tools/Cursors.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 import { makeRecordingBackend, type Overrides, SESSION_ID } from "../support/RecordingBackend.js"
 

@@ -7,7 +7,7 @@
 import { Effect, FileSystem, Option, Path, Result } from "effect"
 import { inlineSecretFinding } from "../../domain/InlineSecret.js"
 import { joinWords } from "../../domain/ShellWords.js"
-import { binPath } from "../../layers/app/PackageRoot.js"
+import { binPath } from "../../installation/PackageRoot.js"
 
 export interface McpLaunch {
   /** Absolute path of the Node executable. */

@@ -5,14 +5,10 @@
  * token check, or not streamed by the client that asked), then what the stream says of that prompt.
  * The alternate screen does not block: a full-screen program the command started may be interrupted.
  */
-import type { ErrorCode } from "../../services/Errors.js"
+import type { ErrorCode } from "../Errors.js"
+import type { InterruptVerdict } from "../InterruptVerdict.js"
 import type { PaneFlags } from "./PaneFormat.js"
 import type { StreamFacts } from "./PaneStream.js"
-
-export type InterruptVerdict =
-  | { readonly _tag: "Send" }
-  | { readonly _tag: "Answer"; readonly check: "ended" | "not_started" }
-  | { readonly _tag: "Refuse"; readonly code: ErrorCode; readonly reason: string }
 
 const refuse = (code: ErrorCode, reason: string): InterruptVerdict => ({ _tag: "Refuse", code, reason })
 

@@ -6,10 +6,23 @@
  * is past) can only be output replaying an earlier prompt's marks — `cat` or `tail -f` of a
  * recording of this very pane — and is refused. It also answers whether a prompt is newer than
  * the moment doubt arose, which is what a verified prompt after doubt must be, and which shells
- * were running a command (their last mark a C) when TermPilot typed one of its own.
+ * were running a command (their last mark a C) when TermPilot typed one of its own. A mark's
+ * letter (`letterOf`) is defined here.
  */
 
+import type { Osc133Mark } from "../Osc133.js"
+
 export type MarkLetter = "A" | "B" | "C" | "D"
+
+const LETTER: Readonly<Record<Osc133Mark["_tag"], MarkLetter>> = {
+  PromptStart: "A",
+  CommandLineStart: "B",
+  CommandExecuted: "C",
+  CommandFinished: "D"
+}
+
+/** The letter of a mark (`133;A` … `133;D`). */
+export const letterOf = (mark: Osc133Mark): MarkLetter => LETTER[mark._tag]
 
 /** Which letters may follow which within one prompt. */
 const NEXT: Readonly<Record<MarkLetter, ReadonlySet<MarkLetter>>> = {

@@ -6,7 +6,7 @@
  * here. Text a terminal would not show is never kept, and what could not be rendered is noted in
  * the text. Only a bounded tail is kept, whatever the program prints.
  */
-import type { ReadBounds } from "../../services/Terminal.js"
+import type { ReadBounds } from "../TextBounds.js"
 import { VtParser, type VtSink } from "../VtParser.js"
 
 /** The most of one command's output kept while it runs (run_command's line bound, 128 KiB of text). */

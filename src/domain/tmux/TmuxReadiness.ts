@@ -7,7 +7,7 @@
  * transport (ssh) without TermPilot's snippet holds the terminal, `shell_integration_required`
  * with what to install where (RemoteAdvice.ts), once its output showed it has no marks.
  */
-import type { Readiness } from "../../services/Terminal.js"
+import type { Readiness } from "../Session.js"
 import { interactiveReason, type PaneFlags } from "./PaneFormat.js"
 import type { StreamFacts } from "./PaneStream.js"
 import { innerShellAdvice, innerShellName } from "./RemoteAdvice.js"

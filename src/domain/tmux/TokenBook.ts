@@ -7,8 +7,8 @@
  * which unknown tokens were already checked against a fresh read of the pane's list and refused,
  * so a pane printing made-up tokens cannot make TermPilot re-read the list forever.
  */
-import { createHash } from "node:crypto"
 import { parseAnnouncement, type TokenAnnouncement } from "../Osc133.js"
+import { sha256Hex } from "../Sha256.js"
 
 /** Tokens remembered (refused ones, verified nested ones) before the memory is cleared. */
 const KEPT = 256
@@ -97,7 +97,7 @@ export class TokenBook {
     const known = this.derived.get(key)
     if (known !== undefined) return known
     for (const a of this.announced.values()) {
-      if (a.nested && createHash("sha256").update(`${a.token}:${shell}`).digest("hex") === token) {
+      if (a.nested && sha256Hex(`${a.token}:${shell}`) === token) {
         if (this.derived.size >= KEPT) this.derived.clear()
         this.derived.set(key, a)
         return a

@@ -5,10 +5,10 @@
  */
 import { existsSync } from "node:fs"
 import { Context, Effect, Layer } from "effect"
+import { fail } from "../../domain/Errors.js"
 import { hasTmuxPrefix } from "../../domain/tmux/TmuxId.js"
 import { AppConfig } from "../../services/AppConfig.js"
 import type { CommandRunner } from "../../services/CommandRunner.js"
-import { fail } from "../../services/Errors.js"
 import { PromptTracker } from "../../services/PromptTracker.js"
 import { Terminal } from "../../services/Terminal.js"
 import { Iterm2ConnectionLive } from "../backends/iterm2/Connection.js"
@@ -19,9 +19,6 @@ import { type BackendPart, routedTerminal, routedTracker } from "../backends/Rou
 import { makeTmuxBackend } from "../backends/tmux/Backend.js"
 import { withSessionPolicy } from "../config/SessionPolicyLive.js"
 import { CommandRunnerLive } from "../runner/CommandRunnerLive.js"
-
-/** Session ids of the tmux backend start with this (`tmux@` for other hosts'); every other id is iTerm2's. */
-export const TMUX_ID_PREFIX = "tmux:"
 
 const Iterm2Services = Layer.merge(Iterm2TerminalLive, Iterm2PromptTrackerLive)
 

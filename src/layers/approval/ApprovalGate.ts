@@ -15,14 +15,15 @@ import {
   mayNeedApproval
 } from "../../domain/ApprovalPolicy.js"
 import { approvalMessage } from "../../domain/ApprovalPrompt.js"
+import { fail, type TermPilotError } from "../../domain/Errors.js"
+import type { SessionInfo } from "../../domain/Session.js"
 import { firstMatch } from "../../domain/SessionPolicy.js"
 import { Approver } from "../../services/Approver.js"
 import { type ApprovalOutcome, AuditLog } from "../../services/AuditLog.js"
-import { fail, type TermPilotError } from "../../services/Errors.js"
-import type { SessionInfo, Terminal } from "../../services/Terminal.js"
+import { waitForCommand } from "../../services/CallWaits.js"
+import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { subject } from "../config/SessionPolicyLive.js"
-import { waitForCommand } from "../runner/CommandWaits.js"
 
 export interface GateRequest {
   readonly action: ApprovalAction

@@ -5,8 +5,8 @@
  * may leave; past the deadline or on cancel it is interrupted and its exit awaited, so an
  * interrupted phase sent nothing and a send already under way finishes and stands.
  */
-import { Duration, Effect, type Exit, Fiber, Option } from "effect"
-import { CallControl } from "../../services/CallControl.js"
+import { Duration, Effect, type Exit, Fiber } from "effect"
+import { callCancelled } from "../../services/CallWaits.js"
 
 /** Why a bounded phase was stopped. */
 export type StopReason = "deadline" | "cancelled"
@@ -17,12 +17,6 @@ export interface BoundedExit<A, E> {
   /** Set when the phase was interrupted (at the deadline or on cancel), null when it ended first. */
   readonly stopped: StopReason | null
 }
-
-/** Completes when the client cancelled the current call; never without a CallControl. */
-export const callCancelled: Effect.Effect<void> = Effect.flatMap(
-  Effect.serviceOption(CallControl),
-  Option.match({ onNone: () => Effect.never, onSome: (control) => control.cancelled })
-)
 
 /** Run `phase` bounded by `deadlineMs` and the call's cancellation (see the module docblock). */
 export const boundedByCall = <A, E, R>(

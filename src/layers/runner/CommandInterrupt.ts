@@ -5,6 +5,7 @@
  * time for the shell's own final result. Never escalates, never retries.
  */
 import { Cause, Deferred, Effect, Exit, Option } from "effect"
+import { waitForCommand } from "../../services/CallWaits.js"
 import type { CommandResult, InterruptResult } from "../../services/CommandRunner.js"
 import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
 import type { Terminal } from "../../services/Terminal.js"
@@ -12,7 +13,6 @@ import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
-import { waitForCommand } from "./CommandWaits.js"
 import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import * as I from "./InterruptResults.js"
 import type { OutputSoFar } from "./OutputSoFar.js"

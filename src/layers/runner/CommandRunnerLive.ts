@@ -3,11 +3,13 @@
  * re-validate, claim the session (one command in flight), then run the request's job in a fiber
  * owned by this layer's scope (CommandWatch: bounded send phase, correlation, bounded output), so a
  * timed-out or cancelled wait keeps being watched and get_command_result can pick the outcome up
- * later; get_command_result's and interrupt_command's protocols over the same view.
+ * later; get_command_result's and interrupt_command's protocols over the same view, and send_keys'
+ * (SendKeysFlow.ts) and wait_for_output's (OutputWait.ts) over the same Terminal and PromptTracker.
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberSet, Layer, Option } from "effect"
 import { validateCommand, validateSessionId } from "../../domain/CommandValidation.js"
+import { waitForCommand } from "../../services/CallWaits.js"
 import {
   type CommandResult,
   CommandRunner,
@@ -20,11 +22,12 @@ import { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { makeInterrupt } from "./CommandInterrupt.js"
 import * as R from "./CommandResults.js"
-import { waitForCommand } from "./CommandWaits.js"
 import { watchRequest } from "./CommandWatch.js"
 import { makeInFlightRequests } from "./InFlightRequests.js"
 import { makeOutputSoFar } from "./OutputSoFar.js"
+import { waitForOutput } from "./OutputWait.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
+import { sendKeys } from "./SendKeysFlow.js"
 
 export { MAX_OUTPUT_LINES }
 
@@ -148,7 +151,13 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
 
     const interrupt = makeInterrupt({ terminal, registry, inFlight, output })
 
-    return CommandRunner.of({ run, result, interrupt })
+    return CommandRunner.of({
+      run,
+      result,
+      interrupt,
+      sendKeys: (sessionId, keys) => sendKeys(terminal, sessionId, keys),
+      waitForOutput: (spec) => waitForOutput(parts.backend, spec)
+    })
   })
 
 /** The runner with the documented bounds (256 results kept, 6-hour watch). Needs Terminal and PromptTracker. */

@@ -8,13 +8,14 @@
  * waits and never sends anything to a terminal.
  */
 import { Clock, Duration, Effect, Fiber, Option, Queue } from "effect"
-import type { LineMatcher } from "../../domain/pattern/LineMatcher.js"
+import type { PromptEvent } from "../../domain/PromptEvent.js"
+import type { CursorPosition } from "../../domain/ReadCursor.js"
+import type { ReadBounds } from "../../domain/TextBounds.js"
 import { CallControl } from "../../services/CallControl.js"
+import { callCancelled, PROGRESS_INTERVAL_MS } from "../../services/CallWaits.js"
+import type { OutputWaitEnd, OutputWaitReason, OutputWaitSpec } from "../../services/CommandRunner.js"
 import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
-import { type PromptEvent, PromptTracker } from "../../services/PromptTracker.js"
-import { type CursorPosition, type ReadBounds, type Snapshot, Terminal } from "../../services/Terminal.js"
-import { callCancelled } from "./CallBounds.js"
-import { PROGRESS_INTERVAL_MS } from "./CommandWaits.js"
+import type { Backend } from "./SendPhase.js"
 
 /** How often the session is looked at. */
 export const POLL_INTERVAL_MS = 100
@@ -22,38 +23,6 @@ export const POLL_INTERVAL_MS = 100
 export const POLL_BOUNDS: ReadBounds = { maxLines: 2000, maxChars: 131_072 }
 /** Characters matched between two yields to other fibers, so a long look cannot hold the server. */
 const MATCH_SLICE_CHARS = 16_384
-
-export type OutputWaitReason = "matched" | "quiet" | "command_ended" | "timed_out" | "cancelled"
-
-export interface OutputWaitSpec {
-  readonly sessionId: string
-  /** Where "new" starts: an earlier read's cursor, or (undefined) where the session is at the call. */
-  readonly since: CursorPosition | undefined
-  /** The pattern's matcher; null waits for quiet, the command's end or the timeout only. */
-  readonly matcher: LineMatcher | null
-  /** Quiet time that ends the wait; null: quiet does not end it. */
-  readonly quietMs: number | null
-  readonly timeoutMs: number
-  /** Bounds of the tail returned. */
-  readonly bounds: ReadBounds
-  /** What the model would be shown of terminal text (hygiene, redaction): lines are matched on it. */
-  readonly clean: (text: string) => string
-  /** The longest one look at the terminal may take (the call deadline). */
-  readonly readTimeoutMs: number
-}
-
-export interface OutputWaitEnd {
-  readonly reason: OutputWaitReason
-  /** The first new line that matched (as `clean` gave it), when `reason` is "matched". */
-  readonly matchedLine: string | null
-  /** The ended command's exit status, when `reason` is "command_ended" and the shell reported one. */
-  readonly exitCode: number | null
-  /** Whether the session's command ends could be watched (shell integration). */
-  readonly watchedCommands: boolean
-  /** The read from the starting cursor: all that was seen (bounded tail), and the new cursor. */
-  readonly snapshot: Snapshot
-  readonly waitedMs: number
-}
 
 type Wake =
   | { readonly _tag: "Tick" }
@@ -75,13 +44,13 @@ const nextEnd = (events: Queue.Dequeue<PromptEvent>): Effect.Effect<Wake> =>
     return nextEnd(events)
   })
 
+/** The wait over the backend the runner was built on (CommandRunner.waitForOutput). */
 export const waitForOutput = (
+  { terminal, tracker }: Backend,
   spec: OutputWaitSpec
-): Effect.Effect<OutputWaitEnd, TermPilotError, Terminal | PromptTracker> =>
+): Effect.Effect<OutputWaitEnd, TermPilotError> =>
   Effect.scoped(
     Effect.gen(function* () {
-      const terminal = yield* Terminal
-      const tracker = yield* PromptTracker
       const startedMs = yield* Clock.currentTimeMillis
       /** One request to the backend, bounded by the call deadline. */
       const bounded = <A, R>(effect: Effect.Effect<A, TermPilotError, R>) =>

@@ -1,31 +1,22 @@
 /**
  * SendKeysFlow — send_keys' protocol: validate, ask the person (ApprovalGate; mandatory unless the
  * unsafe config key says otherwise), then, held to the call deadline and the client's cancel
- * (CallBounds), note where the session's output stands (the cursor returned for read_terminal
- * `since`) and type the keys through the backend, which refuses a target whose keys would go
- * elsewhere. Nothing is typed before an accept; a send that may have left is reported as such.
+ * (CallBounds), note where the session's output stands (the position the tool returns as a
+ * read_terminal `since` cursor) and type the keys through the backend, which refuses a target
+ * whose keys would go elsewhere. Nothing is typed before an accept; a send that may have left is
+ * reported as such.
  */
 import { randomBytes } from "node:crypto"
 import { Cause, Effect, Exit, Option } from "effect"
 import { validateSessionId } from "../../domain/CommandValidation.js"
 import { type KeyItem, keyBytes, readableKeys, validateKeys } from "../../domain/Keys.js"
-import { encodeCursor } from "../../domain/ReadCursor.js"
+import type { KeysSent } from "../../services/CommandRunner.js"
 import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
-import { Terminal } from "../../services/Terminal.js"
+import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
 import { sendOutcomeUnknown } from "./CommandResults.js"
-
-export interface KeysSent {
-  readonly request_id: string
-  readonly session_id: string
-  /** The keys in readable form, as the person approved them. */
-  readonly keys: string
-  readonly sent: boolean
-  /** A read_terminal cursor from just before the keys were typed. */
-  readonly cursor: string
-}
 
 export const KEYS_EFFECT =
   "TermPilot types these keys into that session as they are, once, whatever program is running there (a busy shell, a pager, a prompt); no Enter is added unless Enter is listed."
@@ -42,11 +33,15 @@ const maybeSent = (e: TermPilotError, sessionId: string) =>
     e.cause
   )
 
-export const sendKeys = (sessionId: string, items: ReadonlyArray<KeyItem>) =>
+/** send_keys over the runner's Terminal (CommandRunner.sendKeys). */
+export const sendKeys = (
+  terminal: Terminal["Service"],
+  sessionId: string,
+  items: ReadonlyArray<KeyItem>
+): Effect.Effect<KeysSent, TermPilotError> =>
   Effect.gen(function* () {
     const invalid = validateSessionId(sessionId) ?? validateKeys(items)
     if (invalid !== undefined) return yield* fail("invalid_request", invalid)
-    const terminal = yield* Terminal
     const requestId = randomBytes(16).toString("hex")
     const keys = readableKeys(items)
     const verdict = yield* approvalGate(terminal, {
@@ -65,17 +60,11 @@ export const sendKeys = (sessionId: string, items: ReadonlyArray<KeyItem>) =>
     const send = Effect.gen(function* () {
       const before = yield* Effect.interruptible(terminal.read(sessionId, { maxLines: 1, maxChars: 1 }))
       yield* terminal.sendKeys(sessionId, keyBytes(items))
-      return encodeCursor(sessionId, before.cursor)
+      return before.cursor
     })
     const { exit, stopped } = yield* boundedByCall(send, deadlineMs)
     if (Exit.isSuccess(exit)) {
-      return {
-        request_id: requestId,
-        session_id: sessionId,
-        keys,
-        sent: true,
-        cursor: exit.value
-      } as KeysSent
+      return { request_id: requestId, session_id: sessionId, keys, sent: true, cursor: exit.value }
     }
     if (Exit.hasInterrupts(exit)) {
       return yield* stopped === "cancelled" ? cancelled : deadlineExceeded(deadlineMs, "nothing was sent")

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as pty from "node-pty"
 import { type LocationReport, parseOsc7, parseOsc133, parseOsc1337 } from "../../../src/domain/Osc133.js"
-import { findPackageRoot } from "../../../src/layers/app/PackageRoot.js"
+import { findPackageRoot } from "../../../src/installation/PackageRoot.js"
 import { FakePrompts, type PromptEvent } from "./FakePrompts.js"
 import { FakeScreen } from "./FakeScreen.js"
 

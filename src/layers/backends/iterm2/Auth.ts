@@ -5,9 +5,13 @@
  */
 import { spawn } from "node:child_process"
 import { Effect } from "effect"
+import {
+  cookieRequestFailure,
+  cookieRequestScript,
+  parseCookieReply,
+  runningProbeScript
+} from "../../../domain/iterm2/AppleScript.js"
 import { Iterm2Error } from "./ConnectionService.js"
-
-export const ADVISORY_NAME = "TermPilot"
 
 export interface Credentials {
   readonly cookie: string
@@ -23,9 +27,6 @@ export type AppleScriptOutcome =
 export const enablePythonApiRemedy =
   "Make sure iTerm2 is running and its Python API is enabled: iTerm2 → Settings → General → Magic → " +
   "Enable Python API."
-
-/** Escape a string for use inside an AppleScript string literal. */
-export const appleScriptString = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
 interface OsascriptResult {
   readonly code: number | null
@@ -85,11 +86,6 @@ const runOsascript = (osascript: string, script: string, timeoutMs: number) =>
     })
   })
 
-const errorNumber = (stderr: string): number | undefined => {
-  const match = / \((-?\d+)\)\s*$/.exec(stderr.trim())
-  return match?.[1] === undefined ? undefined : Number(match[1])
-}
-
 /**
  * Ask iTerm2 for a fresh single-use cookie and key via AppleScript. Fails (typed) only for the
  * definite cases — iTerm2 not running, API disabled, iTerm2 too old, timeout; anything else
@@ -102,10 +98,9 @@ export const requestCookieViaAppleScript = (options: {
   readonly timeoutMs: number
 }): Effect.Effect<AppleScriptOutcome, Iterm2Error> =>
   Effect.gen(function* () {
-    const app = `application ${appleScriptString(options.appName)}`
     const probe = yield* runOsascript(
       options.osascript,
-      `if ${app} is running then\n  return "yes"\nelse\n  return "no"\nend if\n`,
+      runningProbeScript(options.appName),
       options.timeoutMs
     )
     if (probe === undefined) return { _tag: "Unavailable", why: "osascript is not available" } as const
@@ -117,21 +112,21 @@ export const requestCookieViaAppleScript = (options: {
     }
     const reply = yield* runOsascript(
       options.osascript,
-      `tell ${app} to request cookie and key for app named ${appleScriptString(ADVISORY_NAME)}\n`,
+      cookieRequestScript(options.appName),
       options.timeoutMs
     )
     if (reply === undefined) return { _tag: "Unavailable", why: "osascript is not available" } as const
     if (reply.code !== 0) {
       const stderr = reply.stderr.trim()
-      const number = errorNumber(stderr)
-      if (number === -2740 || number === -2741) {
+      const failure = cookieRequestFailure(stderr)
+      if (failure === "too_old") {
         return yield* new Iterm2Error({
           reason: "protocol",
           message:
             "This iTerm2 is too old for its scripting API cookie request; upgrade iTerm2 (3.4 or later)."
         })
       }
-      if (number === 1 || /Python API is not enabled/i.test(stderr)) {
+      if (failure === "api_disabled") {
         return yield* new Iterm2Error({
           reason: "api_disabled",
           message: `iTerm2's Python API is not enabled. ${enablePythonApiRemedy}`
@@ -142,9 +137,9 @@ export const requestCookieViaAppleScript = (options: {
         why: `the AppleScript cookie request failed: ${stderr || "no message"}`
       } as const
     }
-    const [cookie, key] = reply.stdout.trim().split(/\s+/)
-    if (cookie === undefined || cookie === "") {
+    const cookie = parseCookieReply(reply.stdout)
+    if (cookie === null) {
       return { _tag: "Unavailable", why: "the AppleScript cookie request returned nothing" } as const
     }
-    return { _tag: "Credentials", credentials: { cookie, key, source: "applescript" } } as const
+    return { _tag: "Credentials", credentials: { ...cookie, source: "applescript" } } as const
   })

@@ -5,6 +5,8 @@
  * way to type into a session and the transaction wrapper of the check-then-send operations.
  */
 import { Effect, Option, Ref } from "effect"
+import { iterm2IdRefusal } from "../../../domain/iterm2/Iterm2Id.js"
+import { parseJson } from "../../../domain/iterm2/VariableValue.js"
 import type {
   ClientRequest,
   GetBufferResponse,
@@ -25,26 +27,14 @@ export const unavailable = (error: Iterm2Error): TermPilotError =>
 export const orUnavailable = (error: TermPilotError | Iterm2Error): TermPilotError =>
   error._tag === "Iterm2Error" ? unavailable(error) : error
 
-/** iTerm2 session ids are session GUIDs. */
-const SESSION_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/
-
 /**
- * Only an exact session GUID may reach iTerm2. iTerm2 itself resolves the keywords "active" (the
- * focused session) and "all" (every session): passed through, a caller's "active" would read or
- * type into whatever has focus. Anything that is not a GUID is not found, before any request.
+ * Only an exact session GUID may reach iTerm2 (src/domain/iterm2/Iterm2Id.ts): passed through, a
+ * caller's "active" would read or type into whatever has focus. Anything else is not found, before
+ * any request.
  */
 export const exactSessionId = (sessionId: string): Effect.Effect<string, TermPilotError> => {
-  if (SESSION_GUID.test(sessionId)) return Effect.succeed(sessionId)
-  // ITERM_SESSION_ID looks like "w0t1p0:GUID": say so, but never guess the id on the caller's behalf.
-  const termid = /^w\d+t\d+p\d+[:.](.+)$/.exec(sessionId)
-  return Effect.fail(
-    termid === null
-      ? sessionNotFound(sessionId)
-      : fail(
-          "session_not_found",
-          `Session '${sessionId}' was not found: that is an ITERM_SESSION_ID; the session_id is the GUID after the colon, as list_sessions reports it.`
-        )
-  )
+  const refused = iterm2IdRefusal(sessionId)
+  return refused === null ? Effect.succeed(sessionId) : Effect.fail(refused)
 }
 
 /**
@@ -151,16 +141,6 @@ export const promptAndVariables = (conn: Conn, sessionId: string, names: Readonl
     Effect.flatMap((replies) => promptAndVariablesOf(sessionId, names, replies))
   )
 
-/** A JSON value iTerm2 reported; null when absent or unparsable. */
-export const parseJson = (raw: string | undefined): unknown => {
-  if (raw === undefined) return null
-  try {
-    return JSON.parse(raw) as unknown
-  } catch {
-    return null
-  }
-}
-
 /** Lines of a session's buffer for one line range. */
 export const getBuffer = (
   conn: Conn,
@@ -194,9 +174,6 @@ export const getLines = (conn: Conn, sessionId: string, first: number, end: numb
       columns: { location: 0, length: 0 }
     }
   })
-
-export const asString = (value: unknown): string | null =>
-  typeof value === "string" && value.length > 0 ? value : null
 
 /**
  * Types `text` into exactly `sessionId`, broadcast suppressed. Once the request may have left, a

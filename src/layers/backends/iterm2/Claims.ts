@@ -1,17 +1,24 @@
 /**
- * Iterm2Claims — one TermPilot command per iTerm2 session across every TermPilot process of the
- * person (specs/security.md, "One command per session across processes", iTerm2): the session
- * variable `user.termpilot_claim` holds the claim (src/domain/ClaimValue.ts) of the process whose
- * command was typed there and has not ended. It is read, and written, inside the same iTerm2
- * transaction as the check and the send, so of two processes only one can find it free. This
- * process's claims are released (compare-and-clear, again inside a transaction) once the command's
- * prompt comes back, and all of them when the process shuts down; a claim whose holder died is
- * taken over (src/layers/backends/ClaimHolder.ts).
+ * The iTerm2 claim: one TermPilot command per iTerm2 session across every TermPilot process of the
+ * person (specs/security.md, "One command per session across processes", iTerm2). The session
+ * variable `user.termpilot_claim` (src/domain/iterm2/ClaimVariable.ts) holds the claim
+ * (src/domain/ClaimValue.ts) of the process whose command was typed there and has not ended. It is
+ * read, and written, inside the same iTerm2 transaction as the check and the send, so of two
+ * processes only one can find it free. This process's claims are released (compare-and-clear, again
+ * inside a transaction) once the command's prompt comes back, and all of them when the process
+ * shuts down; a claim whose holder died is taken over (src/layers/backends/ClaimHolder.ts).
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Context, Deferred, Duration, Effect, Layer, Queue, Result, type Scope } from "effect"
 import { type Claim, formatClaim, parseClaim, sameHolder } from "../../../domain/ClaimValue.js"
-import type { ClientRequest, GetPromptResponse } from "../../../generated/iterm2/Iterm2Messages.js"
+import {
+  CLAIM_VARIABLE,
+  type ClaimedCommand,
+  overByPrompt,
+  overByPromptEvent,
+  setClaimRequest
+} from "../../../domain/iterm2/ClaimVariable.js"
+import { promptEventOf } from "../../../domain/iterm2/PromptNotice.js"
 import { fail, sessionClaimed, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
 import type { Readiness } from "../../../services/Terminal.js"
 import { describeHolder, type HolderState, holderState, ownClaim } from "../ClaimHolder.js"
@@ -19,9 +26,6 @@ import { callFor, getPrompt, getVariables, inTransaction } from "./Calls.js"
 import { Iterm2Connection, type Iterm2Event } from "./ConnectionService.js"
 
 type Conn = Iterm2Connection["Service"]
-
-/** The session variable a claim lives in (iTerm2 lets clients set only `user.<name>` variables). */
-export const CLAIM_VARIABLE = "user.termpilot_claim"
 
 /** Who this TermPilot is as a claim holder, and what it knows about any other holder. */
 export interface ClaimIdentity {
@@ -88,18 +92,12 @@ export const claimedReadiness = (identity: ClaimIdentity, readiness: Readiness, 
 
 /** How often a held claim's command is looked at, besides the prompt events that end it at once. */
 const POLL_MS = 1_000
-/** A claim whose command has not started this long after the send is released (nothing runs). */
-const START_GRACE_MS = 5_000
 /** How long the shutdown may spend releasing this process's claims. */
 const SHUTDOWN_RELEASE_MS = 3_000
 
-/** One claim this process wrote (or may have written). */
-interface Held {
-  readonly sessionId: string
+/** One claim this process wrote (or may have written), for the command it guards. */
+interface Held extends ClaimedCommand {
   readonly value: string
-  /** The prompt the command was typed at (null: iTerm2 gave it no id). */
-  readonly promptId: string | null
-  readonly takenAt: number
   /** Completed when a prompt event shows the command over. */
   readonly over: Deferred.Deferred<void>
 }
@@ -131,39 +129,9 @@ export class Iterm2Claims extends Context.Service<
   }
 >()("termpilot/Iterm2Claims") {}
 
-/** Whether the last prompt shows the command typed at `held.promptId` over. */
-const overByPrompt = (held: Held, prompt: GetPromptResponse | undefined, now: number): boolean => {
-  const late = now - held.takenAt > START_GRACE_MS
-  if (prompt === undefined) return late
-  if (held.promptId !== null && prompt.unique_prompt_id !== held.promptId) return true
-  switch (prompt.prompt_state) {
-    case "FINISHED":
-      return true
-    case "RUNNING":
-      return false
-    default:
-      return late
-  }
-}
-
-/** Whether an event shows the command of `held` over (its end, or a newer prompt drawn). */
-const overByEvent = (held: Held, event: Iterm2Event): boolean => {
-  if (event._tag !== "Notification") return false
-  const n = event.notification
-  if (n.terminate_session_notification?.session_id === held.sessionId) return true
-  const p = n.prompt_notification
-  if (p === undefined || p.session !== held.sessionId) return false
-  if (p.command_end !== undefined) return held.promptId === null || p.unique_prompt_id === held.promptId
-  if (p.command_start !== undefined) return false
-  return held.promptId === null || (p.unique_prompt_id ?? null) !== held.promptId
-}
-
-const setClaim = (sessionId: string, value: string | null): ClientRequest => ({
-  variable_request: {
-    session_id: sessionId,
-    set: [{ name: CLAIM_VARIABLE, value: value === null ? "null" : JSON.stringify(value) }]
-  }
-})
+/** Whether an event shows the command of `held` over (a dropped connection does not). */
+const overByEvent = (held: Held, event: Iterm2Event): boolean =>
+  event._tag === "Notification" && overByPromptEvent(held, promptEventOf(held.sessionId, event.notification))
 
 /** One set of the claim variable; its reply's status turned into a failure. */
 const writeClaim = (
@@ -171,7 +139,7 @@ const writeClaim = (
   sessionId: string,
   value: string | null
 ): Effect.Effect<void, TermPilotError> =>
-  callFor(conn, setClaim(sessionId, value), "variable_response").pipe(
+  callFor(conn, setClaimRequest(sessionId, value), "variable_response").pipe(
     Effect.flatMap((reply) => {
       const status = reply.status ?? "OK"
       if (status === "OK") return Effect.void

@@ -12,7 +12,7 @@ import type {
   ServerOriginatedMessage
 } from "../../../generated/iterm2/Iterm2Messages.js"
 import { iterm2 } from "../../../generated/iterm2/Iterm2Static.js"
-import { findPackageRoot } from "../../app/PackageRoot.js"
+import { findPackageRoot } from "../../../installation/PackageRoot.js"
 
 /** Absolute path of proto/iterm2.proto, the source of the generated code (from src/ or dist/src/). */
 export const protoPath = (): string => join(findPackageRoot(), "proto", "iterm2.proto")

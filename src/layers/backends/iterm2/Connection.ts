@@ -1,9 +1,10 @@
 /**
- * Iterm2ConnectionLive — the live Iterm2Connection: connects lazily (and again after a drop)
- * with fresh credentials each time, retries a refused env cookie once via AppleScript, fans
- * notifications out to every `events` subscriber, and serialises transactions. A connection on
- * which a request was left unanswered, with no reply since, is replaced by the next call. Requests
- * made inside a transaction go on the connection that began it, or fail: never on another one.
+ * The live Iterm2Connection (Iterm2ConnectionLive; the contract is ConnectionService.ts): connects
+ * lazily (and again after a drop) with fresh credentials each time (Auth.ts, Handshake.ts),
+ * retries a refused env cookie once via AppleScript, fans notifications out to every `events`
+ * subscriber, and serialises transactions. A connection (Transport.ts) on which a request was left
+ * unanswered, with no reply since, is replaced by the next call. Requests made inside a
+ * transaction go on the connection that began it, or fail: never on another one.
  */
 import { Cause, Context, Effect, Exit, Layer, Option, Queue, Redacted, Ref, Result, Semaphore } from "effect"
 import type { ClientRequest, ServerResponse } from "../../../generated/iterm2/Iterm2Messages.js"
@@ -11,10 +12,10 @@ import { AppConfig } from "../../../services/AppConfig.js"
 import { type Credentials, requestCookieViaAppleScript } from "./Auth.js"
 import { Iterm2Connection, Iterm2Error, type Iterm2Event } from "./ConnectionService.js"
 import { openSocket } from "./Handshake.js"
-import { isNotSent, makeRpc, type RpcConnection } from "./Transport.js"
+import { type Iterm2Transport, isNotSent, makeTransport } from "./Transport.js"
 
 /** The transaction a fiber's requests belong to: its connection, while it is open (`active`). */
-const InTransaction = Context.Reference<{ readonly rpc: RpcConnection; active: boolean } | undefined>(
+const InTransaction = Context.Reference<{ readonly rpc: Iterm2Transport; active: boolean } | undefined>(
   "termpilot/Iterm2Connection/InTransaction",
   { defaultValue: () => undefined }
 )
@@ -40,7 +41,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
         })
       })
     )
-    const current = yield* Ref.make<RpcConnection | undefined>(undefined)
+    const current = yield* Ref.make<Iterm2Transport | undefined>(undefined)
     const connectLock = yield* Semaphore.make(1)
     const transactionLock = yield* Semaphore.make(1)
 
@@ -81,7 +82,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
 
     const connect = Effect.gen(function* () {
       const socket = yield* authenticateAndOpen
-      const rpc = makeRpc(socket, {
+      const rpc = makeTransport(socket, {
         nextId: () => ++lastId,
         onNotification: (notification) => {
           publish({ _tag: "Notification", notification })
@@ -94,7 +95,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       return rpc
     })
 
-    const reconnect: Effect.Effect<RpcConnection, Iterm2Error> = connectLock.withPermits(1)(
+    const reconnect: Effect.Effect<Iterm2Transport, Iterm2Error> = connectLock.withPermits(1)(
       Effect.gen(function* () {
         const existing = yield* Ref.get(current)
         if (existing?.isOpen() && !existing.isSuspect()) return existing
@@ -110,7 +111,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     )
 
     /** The open connection without taking the lock (every request asks); the lock only to replace it. */
-    const anyConnection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
+    const anyConnection: Effect.Effect<Iterm2Transport, Iterm2Error> = Effect.flatMap(
       Ref.get(current),
       (existing) =>
         existing?.isOpen() === true && !existing.isSuspect() ? Effect.succeed(existing) : reconnect
@@ -121,7 +122,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
      * left suspect): iTerm2 ended the transaction with it, and a request sent on a new connection
      * would run outside it (a claim written, or text typed, after a check that no longer holds).
      */
-    const connection: Effect.Effect<RpcConnection, Iterm2Error> = Effect.flatMap(
+    const connection: Effect.Effect<Iterm2Transport, Iterm2Error> = Effect.flatMap(
       Effect.service(InTransaction),
       (pinned) => {
         if (pinned === undefined || !pinned.active) return anyConnection
@@ -186,7 +187,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
     }
 
     /** End the transaction on the connection that began it, or make it certain by closing that. */
-    const endTransaction = (rpc: RpcConnection) =>
+    const endTransaction = (rpc: Iterm2Transport) =>
       // A dropped connection has already ended it; one with a request left unanswered would only
       // queue the end behind it: closing ends the transaction at once.
       !rpc.isOpen()

@@ -1,8 +1,8 @@
 /**
- * Iterm2Connection — the only door to iTerm2's API socket: handshake and authentication,
- * request/reply correlation by id, a stream of notifications, reconnect after a drop, and a
- * timeout on every request. Messages cross this boundary as plain objects (see Iterm2Messages);
- * protobuf stays in src/layers.
+ * The Iterm2Connection contract, the only door to iTerm2's API socket (live: Connection.ts):
+ * handshake and authentication, request/reply correlation by id, a stream of notifications,
+ * reconnect after a drop, and a timeout on every request. Messages cross this boundary as plain
+ * objects (src/generated/iterm2/Iterm2Messages.ts); protobuf stays behind it (Codec.ts).
  */
 import { Context, type Effect, type Exit, type Queue, Schema, type Scope } from "effect"
 import type { ClientRequest, Notification, ServerResponse } from "../../../generated/iterm2/Iterm2Messages.js"

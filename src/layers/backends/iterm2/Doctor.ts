@@ -1,7 +1,7 @@
 /**
- * The terminal-side health checks behind `termpilot doctor`: iTerm2's API socket, the handshake
- * and authentication, the session inventory, and shell integration per session. Read-only: it
- * sends no text and changes no setting.
+ * The iTerm2 health checks behind `termpilot doctor` (the tmux ones are ../tmux/Doctor.ts): iTerm2's
+ * API socket, the handshake and authentication, the session inventory, and shell integration per
+ * session. Read-only: it sends no text and changes no setting.
  */
 import { Effect, FileSystem, Result } from "effect"
 import { type Check, check } from "../../../domain/HealthCheck.js"
@@ -9,7 +9,7 @@ import { AppConfig } from "../../../services/AppConfig.js"
 import { Terminal } from "../../../services/Terminal.js"
 import { Iterm2Connection, type Iterm2Error } from "./ConnectionService.js"
 
-export type TerminalCheck = Check<"iterm2_socket" | "iterm2_connection" | "sessions" | "shell_integration">
+export type Iterm2Check = Check<"iterm2_socket" | "iterm2_connection" | "sessions" | "shell_integration">
 
 const ENABLE_API =
   "Start iTerm2 and enable its Python API: iTerm2 → Settings → General → Magic → Enable Python API."
@@ -28,17 +28,17 @@ const remedyFor = (error: Iterm2Error): string => {
   }
 }
 
-const skipped = (name: TerminalCheck["name"]): TerminalCheck =>
+const skipped = (name: Iterm2Check["name"]): Iterm2Check =>
   check(name, "skipped", "Skipped: an earlier check failed.")
 
 /** Runs every check in order; later checks are skipped when an earlier one makes them meaningless. */
-export const terminalDoctor = Effect.gen(function* () {
+export const iterm2Doctor = Effect.gen(function* () {
   const config = yield* AppConfig
   const fs = yield* FileSystem.FileSystem
   const conn = yield* Iterm2Connection
   const terminal = yield* Terminal
   const path = config.iterm2.socketPath
-  const checks: Array<TerminalCheck> = []
+  const checks: Array<Iterm2Check> = []
 
   const present = yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false))
   checks.push(

@@ -1,43 +1,32 @@
 /**
  * Handshake — opens one WebSocket to iTerm2's unix socket with exactly the headers iTerm2
- * checks (subprotocol api.iterm2.com, Origin ws://localhost/, x-iterm2-library-version, …) and
- * maps every way it can fail to a typed Iterm2Error with a remedy.
+ * checks (subprotocol api.iterm2.com, Origin ws://localhost/, x-iterm2-library-version, …: the
+ * pure src/domain/iterm2/HandshakeHeaders.ts) and maps every way it can fail to a typed Iterm2Error
+ * with a remedy.
  */
 import { existsSync } from "node:fs"
 import net from "node:net"
 import { Duration, Effect } from "effect"
 import WebSocket from "ws"
-import { packageVersion } from "../../app/PackageRoot.js"
-import { ADVISORY_NAME, type Credentials, enablePythonApiRemedy } from "./Auth.js"
+import {
+  handshakeHeaders,
+  libraryVersionOf,
+  ORIGIN,
+  parseProtocolVersion,
+  SUBPROTOCOL
+} from "../../../domain/iterm2/HandshakeHeaders.js"
+import { packageVersion } from "../../../installation/PackageRoot.js"
+import { type Credentials, enablePythonApiRemedy } from "./Auth.js"
 import { Iterm2Error } from "./ConnectionService.js"
 
-export const SUBPROTOCOL = "api.iterm2.com"
-
 /** `<major>.<minor>` of TermPilot's own version, for `x-iterm2-library-version: node <v>`. */
-const libraryVersion = (() => {
-  const match = /^(\d+)\.(\d+)/.exec(packageVersion())
-  return match ? `${match[1]}.${match[2]}` : "0.0"
-})()
+const libraryVersion = libraryVersionOf(packageVersion())
 
 export interface OpenSocket {
   readonly ws: WebSocket
   /** From X-iTerm2-Protocol-Version; [0, 0] when missing or malformed (as Python does). */
   readonly protocolVersion: readonly [number, number]
 }
-
-export const parseProtocolVersion = (header: string | string[] | undefined): readonly [number, number] => {
-  const value = Array.isArray(header) ? header[0] : header
-  const match = /^\s*(\d+)\.(\d+)\s*$/.exec(value ?? "")
-  return match ? [Number(match[1]), Number(match[2])] : [0, 0]
-}
-
-export const handshakeHeaders = (credentials: Credentials | undefined): Record<string, string> => ({
-  "x-iterm2-library-version": `node ${libraryVersion}`,
-  "x-iterm2-disable-auth-ui": "true",
-  "x-iterm2-advisory-name": ADVISORY_NAME,
-  ...(credentials === undefined ? {} : { "x-iterm2-cookie": credentials.cookie }),
-  ...(credentials?.key === undefined ? {} : { "x-iterm2-key": credentials.key })
-})
 
 const socketMissing = (socketPath: string) =>
   new Iterm2Error({
@@ -103,10 +92,10 @@ export const openSocket = (options: {
   const attempt = Effect.callback<OpenSocket, Iterm2Error>((resume) => {
     let version: readonly [number, number] = [0, 0]
     let settled = false
-    const ws = new WebSocket("ws://localhost/", SUBPROTOCOL, {
+    const ws = new WebSocket(ORIGIN, SUBPROTOCOL, {
       createConnection: () => net.connect(socketPath),
-      origin: "ws://localhost/",
-      headers: handshakeHeaders(credentials),
+      origin: ORIGIN,
+      headers: handshakeHeaders(libraryVersion, credentials),
       perMessageDeflate: false,
       maxPayload: 0,
       followRedirects: false

@@ -1,37 +1,26 @@
 /**
- * Iterm2PromptTrackerLive — shell-integration events of one iTerm2 session: listen to the
- * connection's events first, then subscribe to NOTIFY_ON_PROMPT (all three modes in one request,
- * since iTerm2 keeps the first request's modes) and NOTIFY_ON_TERMINATE_SESSION, both sent at once.
+ * The PromptTracker over iTerm2 (Iterm2PromptTrackerLive): shell-integration events of one iTerm2
+ * session. It listens to the connection's events first, then subscribes to NOTIFY_ON_PROMPT (all
+ * three modes in one request, since iTerm2 keeps the first request's modes) and
+ * NOTIFY_ON_TERMINATE_SESSION, both sent at once.
  */
 import { Effect, Layer, Queue } from "effect"
+import { promptEventOf } from "../../../domain/iterm2/PromptNotice.js"
 import type { NotificationRequest, NotificationResponse } from "../../../generated/iterm2/Iterm2Messages.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../../services/PromptTracker.js"
 import { exactSessionId, replyField, unavailable } from "./Calls.js"
 import { Iterm2Connection, type Iterm2Event } from "./ConnectionService.js"
 
-/** The PromptEvent an iTerm2 event means for `sessionId`, if any. */
-export const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined => {
-  if (event._tag === "Disconnected") {
-    return {
-      _tag: "Lost",
-      message: "The connection to iTerm2 dropped while waiting for the command.",
-      code: "iterm2_unavailable"
-    }
-  }
-  const n = event.notification
-  if (n.terminate_session_notification?.session_id === sessionId) return { _tag: "SessionEnded" }
-  const p = n.prompt_notification
-  if (p === undefined || p.session !== sessionId) return undefined
-  const promptId = p.unique_prompt_id ?? null
-  if (p.command_start !== undefined) {
-    return { _tag: "CommandStart", promptId, command: p.command_start.command ?? null }
-  }
-  if (p.command_end !== undefined) {
-    return { _tag: "CommandEnd", promptId, exitCode: p.command_end.status ?? 0 }
-  }
-  return { _tag: "Prompt", promptId }
-}
+/** The PromptEvent an iTerm2 event means for `sessionId`, if any (a dropped connection: Lost). */
+const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined =>
+  event._tag === "Disconnected"
+    ? {
+        _tag: "Lost",
+        message: "The connection to iTerm2 dropped while waiting for the command.",
+        code: "iterm2_unavailable"
+      }
+    : promptEventOf(sessionId, event.notification)
 
 /** Event queue bound per watched session; a watcher that falls this far behind drops the oldest. */
 const WATCH_CAPACITY = 256

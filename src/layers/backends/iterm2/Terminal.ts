@@ -1,54 +1,28 @@
 /**
- * Iterm2TerminalLive — the Terminal service over iTerm2's API: inventory, focus, bounded reads
+ * The Terminal service over iTerm2's API (Iterm2TerminalLive): inventory, focus, bounded reads
  * (optionally from an earlier read's cursor), readiness, and the fail-closed submit and interrupt
  * (re-check and send inside one transaction, so nothing can change between the check and the send),
- * each claiming the session against every other TermPilot process first (Iterm2Claims).
+ * each claiming the session against every other TermPilot process first (Claims.ts).
  */
 import { Effect, Layer } from "effect"
-import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
+import { CLAIM_VARIABLE } from "../../../domain/iterm2/ClaimVariable.js"
+import { promptReadiness, readinessRefusal } from "../../../domain/iterm2/PromptReadiness.js"
+import { LABEL_VARIABLES, labelsOf } from "../../../domain/iterm2/SessionVariables.js"
+import { fail, sessionNotFound } from "../../../services/Errors.js"
 import {
   type CursorPosition,
   type ReadBounds,
-  type Readiness,
   type Submission,
   Terminal
 } from "../../../services/Terminal.js"
-import { asString, exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
-import { CLAIM_VARIABLE, Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
+import { exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
+import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
 import { Iterm2Connection } from "./ConnectionService.js"
 import { interruptCommand } from "./Interrupt.js"
-import { describe, describeAll, LABEL_VARIABLES, readLayout } from "./Inventory.js"
+import { describe, describeAll, readLayout } from "./Inventory.js"
 import { outputRowCount, readCommandOutput, readScreen } from "./Read.js"
-import { promptAndScreen, sessionReadiness, verdict } from "./Readiness.js"
+import { promptAndScreen, sessionReadiness } from "./Readiness.js"
 import { readSince } from "./ReadSince.js"
-
-/** Why a session that is not `ready` refuses a command; nothing is sent in any of these cases. */
-export const notReady = (sessionId: string, readiness: Readiness): TermPilotError => {
-  switch (readiness) {
-    case "shell_integration_required":
-      return fail(
-        "shell_integration_required",
-        `Session '${sessionId}' has no shell integration, so TermPilot cannot verify an idle prompt or see when a command ends. Install iTerm2's Shell Integration in that shell.`
-      )
-    case "input_pending":
-      return fail(
-        "session_not_ready",
-        `Session '${sessionId}' has text typed at the prompt that was not entered; nothing was sent. Ask the user to clear the command line.`
-      )
-    case "busy":
-      return fail("session_not_ready", `Session '${sessionId}' is running a command; nothing was sent.`)
-    case "interactive":
-      return fail(
-        "session_not_ready",
-        `Session '${sessionId}' shows a full-screen program or no shell prompt; nothing was sent.`
-      )
-    default:
-      return fail(
-        "session_not_ready",
-        `Session '${sessionId}' is not at a verified shell command boundary; nothing was sent.`
-      )
-  }
-}
 
 const Iterm2TerminalWithClaims = Layer.effect(
   Terminal,
@@ -73,11 +47,7 @@ const Iterm2TerminalWithClaims = Layer.effect(
 
     /** One variables request: the titles getSession reports (without the layout's summary fallback). */
     const sessionLabels = (sessionId: string) =>
-      Effect.map(getVariables(conn, sessionId, LABEL_VARIABLES), ([name, presentation, tab, window]) =>
-        [asString(window), asString(tab), asString(name) ?? asString(presentation)].filter(
-          (t): t is string => t !== null
-        )
-      )
+      Effect.map(getVariables(conn, sessionId, LABEL_VARIABLES), labelsOf)
 
     const currentSession = Effect.gen(function* () {
       const layout = yield* readLayout(conn)
@@ -108,8 +78,8 @@ const Iterm2TerminalWithClaims = Layer.effect(
         // The check may be cut short (the runner's deadline); the claim and the send below may not.
         const [prompt, alternate, claim] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
         yield* claims.check(sessionId, claim)
-        const readiness = verdict(prompt, alternate)
-        if (readiness !== "ready") return yield* notReady(sessionId, readiness)
+        const readiness = promptReadiness(prompt, alternate)
+        if (readiness !== "ready") return yield* readinessRefusal(sessionId, readiness)
         const promptId = prompt?.unique_prompt_id ?? null
         const ticket = yield* claims.take(sessionId, promptId)
         yield* sendText(conn, sessionId, `${command}\r`, "the command").pipe(

@@ -1,11 +1,14 @@
 /**
- * Rpc — one live WebSocket to iTerm2: frames requests with ids, correlates replies by id (in any
- * order), hands id-less notifications to a sink, and on a dropped socket fails every in-flight
- * call with `disconnected` exactly once. A request left unanswered makes the connection suspect
- * (iTerm2 may have lost it, or may still act on it late): the owner replaces a suspect connection.
+ * The transport to iTerm2 (Iterm2Transport): one live WebSocket that frames requests with ids,
+ * correlates replies by id (in any order; each checked against its request, as
+ * src/domain/iterm2/Envelope.ts says), hands id-less notifications to a sink, and on a dropped
+ * socket fails every in-flight call with `disconnected` exactly once. A request left unanswered
+ * makes the connection suspect (iTerm2 may have lost it, or may still act on it late): the owner
+ * (Connection.ts) replaces a suspect connection.
  */
 import { Effect, Exit } from "effect"
 import type WebSocket from "ws"
+import { replyProblem, requestKind, responseOf } from "../../../domain/iterm2/Envelope.js"
 import type {
   ClientRequest,
   Notification,
@@ -16,7 +19,7 @@ import { iterm2Codec } from "./Codec.js"
 import { Iterm2Error } from "./ConnectionService.js"
 import type { OpenSocket } from "./Handshake.js"
 
-export interface RpcConnection {
+export interface Iterm2Transport {
   readonly protocolVersion: readonly [number, number]
   readonly isOpen: () => boolean
   /**
@@ -37,44 +40,21 @@ export interface RpcConnection {
 /** Each request's reply or failure, in the order the requests were given. */
 export type Replies = ReadonlyArray<Exit.Exit<ServerResponse, Iterm2Error>>
 
-export interface RpcHooks {
+export interface TransportHooks {
   readonly nextId: () => number
   readonly onNotification: (notification: Notification) => void
   readonly onClose: () => void
 }
 
-/** The one submessage field a request sets, e.g. "get_buffer_request". */
-export const requestKind = (request: ClientRequest): string | undefined =>
-  Object.keys(request).find((key) => (request as Record<string, unknown>)[key] !== undefined)
-
-/** Check a reply: `error` → protocol failure with its text; no or mismatched submessage → protocol failure. */
+/** A reply checked against its request's kind: a protocol failure unless it is the matching one. */
 export const validateReply = (
   kind: string | undefined,
   reply: ServerOriginatedMessage
 ): Exit.Exit<ServerResponse, Iterm2Error> => {
-  const { id: _id, notification: _notification, ...response } = reply
-  if (response.error !== undefined) {
-    return Exit.fail(new Iterm2Error({ reason: "protocol", message: `iTerm2 error: ${response.error}` }))
-  }
-  const expected = kind?.replace(/_request$/, "_response")
-  const present = Object.keys(response).filter((k) => (response as Record<string, unknown>)[k] !== undefined)
-  if (present.length === 0) {
-    return Exit.fail(
-      new Iterm2Error({
-        reason: "protocol",
-        message: `iTerm2 replied to ${kind ?? "a request"} without a result.`
-      })
-    )
-  }
-  if (expected !== undefined && !present.includes(expected)) {
-    return Exit.fail(
-      new Iterm2Error({
-        reason: "protocol",
-        message: `iTerm2 replied to ${kind} with ${present.join(", ")} instead of ${expected}.`
-      })
-    )
-  }
-  return Exit.succeed(response)
+  const problem = replyProblem(kind, reply)
+  return problem === null
+    ? Exit.succeed(responseOf(reply))
+    : Exit.fail(new Iterm2Error({ reason: "protocol", message: problem }))
 }
 
 /** Marks a failure whose request never left this process (the socket refused the write). */
@@ -83,7 +63,7 @@ export const NOT_SENT = { notSent: true } as const
 export const isNotSent = (error: Iterm2Error): boolean =>
   typeof error.cause === "object" && error.cause !== null && "notSent" in error.cause
 
-export const makeRpc = (socket: OpenSocket, hooks: RpcHooks): RpcConnection => {
+export const makeTransport = (socket: OpenSocket, hooks: TransportHooks): Iterm2Transport => {
   const codec = iterm2Codec()
   const { ws } = socket
   /** Each in-flight request's settle function, by id: called once, with the reply or the failure. */

@@ -1,5 +1,5 @@
 /**
- * TmuxBackend — TermPilot's tmux backend as the routing layer consumes it: a Terminal and a
+ * Backend — TermPilot's tmux backend as the routing layer consumes it: a Terminal and a
  * PromptTracker over every configured tmux socket, plus a status for `termpilot doctor`. Servers
  * are (re)discovered on each call; a socket with no server contributes nothing and no error.
  * Every control client it starts ends when the Scope closes.

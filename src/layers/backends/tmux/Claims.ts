@@ -1,5 +1,5 @@
 /**
- * PaneClaim — one TermPilot process types into a tmux pane at a time, across every TermPilot
+ * Claims — one TermPilot process types into a tmux pane at a time, across every TermPilot
  * process of the person (each MCP client starts its own). Before typing, a process claims the
  * pane in tmux itself: one `set -p -F` whose value is a format that keeps a claim already there and
  * writes ours only where there is none — tmux expands and sets it within one command, and runs one
@@ -24,7 +24,7 @@ const claimLine = (pane: number, value: string) =>
   `set -p -F -t %${pane} ${CLAIM_OPTION} '#{?#{${CLAIM_OPTION}},#{${CLAIM_OPTION}},${value}}'`
 
 /** Clears the claim only while it still reads `value` (never another holder's). */
-export const releaseLine = (pane: number, value: string) =>
+const releaseLine = (pane: number, value: string) =>
   `set -p -F -t %${pane} ${CLAIM_OPTION} '#{?#{==:#{${CLAIM_OPTION}},${value}},,#{${CLAIM_OPTION}}}'`
 
 /** Whether a claim on the pane (as its flags read it) belongs to another TermPilot process that is alive. */
@@ -54,13 +54,62 @@ const rowOf = (
   return row !== null && row.pane_id === `%${pane}` ? row : null
 }
 
-/** This process's claim on one pane: the value it wrote, how many operations hold it, one attempt at a time. */
+/**
+ * This process's claim on one pane: the value it wrote, how many operations hold it, whether a
+ * command of ours holds it, one attempt at a time. Changed only through its methods.
+ */
 export class PaneClaimState {
-  value: string | null = null
-  holds = 0
-  /** A command of ours typed there holds the claim until its prompt comes back. */
-  commandHold = false
+  private value: string | null = null
+  private holds = 0
+  private command = false
   readonly lock = Semaphore.makeUnsafe(1)
+
+  /** Whether this process holds the claim. */
+  get held(): boolean {
+    return this.value !== null
+  }
+
+  /** A command of ours typed there holds the claim until its prompt comes back. */
+  get commandHold(): boolean {
+    return this.command
+  }
+
+  /** The claim is the command's now (released by `endCommandHold` and one `releasePane`). */
+  holdForCommand(): void {
+    this.command = true
+  }
+
+  /** The command's prompt came back: whether the command held the claim (then one hold is to be given back). */
+  endCommandHold(): boolean {
+    if (!this.command) return false
+    this.command = false
+    return true
+  }
+
+  /** Claimed now with `value`: one hold. */
+  took(value: string): void {
+    this.value = value
+    this.holds = 1
+  }
+
+  /** One more hold of the claim already held. */
+  holdAgain(): void {
+    this.holds++
+  }
+
+  /** One hold given back: the value to clear in tmux when it was the last, else null. */
+  giveBack(): string | null {
+    if (this.value === null || --this.holds > 0) return null
+    return this.dropAll()
+  }
+
+  /** Every hold dropped at once: the value to clear in tmux, null when none was held. */
+  dropAll(): string | null {
+    const value = this.value
+    this.value = null
+    this.holds = 0
+    return value
+  }
 }
 
 /** What a claim attempt gives: the pane's flags read right after it (null: no such pane). */
@@ -83,11 +132,11 @@ export const claimPane = (
 ): Effect.Effect<Claimed, TermPilotError> =>
   state.lock.withPermits(1)(
     Effect.gen(function* () {
-      if (state.value !== null) {
+      if (state.held) {
         const [flags] = yield* client.commands([flagsLine(pane)])
         const row = rowOf(pane, flags)
         if (row === null) return yield* Effect.fail(sessionNotFound(sessionId))
-        state.holds++
+        state.holdAgain()
         return { row }
       }
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -105,8 +154,7 @@ export const claimPane = (
         const held = row?.["@termpilot_claim"] ?? ""
         if (row !== null && (held === value || (held !== "" && holderState(held)._tag === "Own"))) {
           // Taken now, or ours already (a release of this process's that did not arrive).
-          state.value = held
-          state.holds = 1
+          state.took(held)
           return { row }
         }
         // No such pane (a claim set on it then is gone with it), or released in between: say so, or try again.
@@ -132,9 +180,21 @@ export const claimPane = (
  * claim held — or, once this process is gone, takes it over).
  */
 export const releasePane = (client: ControlClient | null, pane: number, state: PaneClaimState): void => {
-  if (state.value === null || --state.holds > 0) return
-  const value = state.value
-  state.value = null
-  state.holds = 0
-  client?.request([releaseLine(pane, value)], false, [])
+  const value = state.giveBack()
+  if (value !== null) client?.request([releaseLine(pane, value)], false, [])
+}
+
+/**
+ * Drops every hold of this process's claim on `%pane` at once (the server is being closed) and
+ * clears it in tmux over `client`; `done` runs when tmux answered (at once when nothing was held).
+ */
+export const releaseAll = (
+  client: ControlClient,
+  pane: number,
+  state: PaneClaimState,
+  done: () => void
+): void => {
+  const value = state.dropAll()
+  if (value === null) done()
+  else client.request([releaseLine(pane, value)], false, [done])
 }

@@ -1,7 +1,7 @@
 /**
- * ControlClient — one `tmux -N -S <socket> -C attach-session -t <session> -f ignore-size` process
- * (or the same tmux command over ssh for another host's server: TmuxTransport.ts):
- * stdout read in bulk and framed (src/domain/tmux/ControlFraming.ts), one command per line with
+ * Connection (ControlClient) — one `tmux -N -S <socket> -C attach-session -t <session> -f
+ * ignore-size` process (or the same tmux command over ssh for another host's server:
+ * Transport.ts): stdout read in bulk and framed (src/domain/tmux/ControlFraming.ts), one command per line with
  * replies matched in order (tmux answers a client's commands in order, one block per line),
  * pane output and notifications handed to hooks. It never resizes a window (`ignore-size`, no
  * `refresh-client -C`) and never selects anything. Closing stdin ends it; kill by pid as fallback.

@@ -98,7 +98,7 @@ const PANE_FORMAT =
   "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}\t#{@termpilot_tokens}\t#{pane_pid}"
 
 /**
- * Runs the tmux checks in order, this machine's then each configured host's (TmuxHostDoctor.ts);
+ * Runs the tmux checks in order, this machine's then each configured host's (HostDoctor.ts);
  * later checks are skipped when an earlier one makes them meaningless. With `required` false
  * (automatic backends), tmux missing is a skip, not a failure; with hosts configured, no local
  * server is only a warning.

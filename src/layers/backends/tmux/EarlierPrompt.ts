@@ -121,13 +121,12 @@ export const proveEarlierPrompt = (
 ): Effect.Effect<void> =>
   Effect.gen(function* () {
     const entry = server.panes.entry(pane)
-    server.panes.announce(entry, tokensOf(row["@termpilot_tokens"]))
+    entry.announce(tokensOf(row["@termpilot_tokens"]))
     if (server.remote) return
     const flags = flagsOf(row)
-    const now = Date.now()
-    if (!entry.stream.untouched || entry.inFlight || now - entry.triedEarlier < RETRY_MS) return
+    if (!entry.stream.untouched || entry.inFlight) return
     if (interactiveReason(flags) !== null || flags.panePid === null) return
-    entry.triedEarlier = now
+    if (!entry.tryEarlier(Date.now(), RETRY_MS)) return
     const shell = entry.stream.tokenList
       .map(parseAnnouncement)
       .find((a) => a !== null && !a.nested && a.pid !== null && shellHoldsForeground(a.pid, flags.panePid))
@@ -153,6 +152,5 @@ export const proveEarlierPrompt = (
     const screen = { cursorX: Number(at[1]), rows: capture.lines.slice(Number(at[2])) }
     const shown = promptShown(record, screen)
     if (shown === null) return
-    entry.owner = client
-    server.panes.adopt(entry, shell.token, record.seq, shown === "typed")
+    entry.adopt(client, shell.token, record.seq, shown === "typed")
   }).pipe(Effect.ignore)

@@ -3,7 +3,7 @@
  * ssh (BatchMode: never a prompt), the remote tmux and its version, a tmux server running there,
  * and TermPilot's snippet announcing its tokens in some pane (`@termpilot_tokens`). Each is its own
  * check line naming the host, with the fix. Two ssh runs per host, exactly as TermPilot runs tmux
- * there (TmuxTransport.ts): `tmux -V`, then `tmux list-panes -a`; each is bounded by the host
+ * there (Transport.ts): `tmux -V`, then `tmux list-panes -a`; each is bounded by the host
  * timeout (TERMPILOT_TMUX_TIMEOUT_MS, ssh's ConnectTimeout under it), so a host that hangs is one
  * failed line after at most that, its other checks skipped. The hosts are checked at once.
  * Read-only: it starts no server, types nothing and sets no option there.

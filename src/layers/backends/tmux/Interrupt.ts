@@ -1,6 +1,6 @@
 /**
- * TmuxInterrupt — `Terminal.interrupt` over tmux, shaped like submit: resolve the pane, refuse
- * TermPilot's own, claim it across TermPilot processes (PaneClaim.ts) while reading its flag row
+ * Interrupt — `Terminal.interrupt` over tmux, shaped like submit: resolve the pane, refuse
+ * TermPilot's own, claim it across TermPilot processes (Claims.ts) while reading its flag row
  * over the client that streams it (the reply is ordered after
  * every byte the pane wrote before it, so the mark stream is current), let the pure verdict
  * (src/domain/tmux/InterruptVerdict.ts) decide, and only on "running our command" send one ETX
@@ -25,7 +25,7 @@ export const makeTmuxInterrupt =
       const { server, pane } = resolved
       const client = yield* Effect.interruptible(server.clientFor(pane))
       const entry = server.panes.entry(pane)
-      // Claimed across TermPilot processes (ours already while our command runs there: PaneClaim.ts).
+      // Claimed across TermPilot processes (ours already while our command runs there: Claims.ts).
       const { row } = yield* Effect.interruptible(claimPane(client, pane, entry.claim, sessionId))
       return yield* Effect.gen(function* () {
         const trusted = entry.owner === client && client.isOpen

@@ -1,5 +1,5 @@
 /**
- * TmuxInventory — the pane listing of one tmux server as SessionInfo: one `list-panes -a` and one
+ * Inventory — the pane listing of one tmux server as SessionInfo: one `list-panes -a` and one
  * `list-clients` in a single write over an attached control client, a control client attached for
  * every session that has none yet (so its marks are watched from now on), and `is_current` from
  * the most recently active client that is not a control client.
@@ -17,13 +17,12 @@ import {
   parseFields,
   tokensOf
 } from "../../../domain/tmux/PaneFormat.js"
-import type { PaneStream } from "../../../domain/tmux/PaneStream.js"
 import { formatPaneId } from "../../../domain/tmux/TmuxId.js"
 import type { TermPilotError } from "../../../services/Errors.js"
 import type { SessionInfo } from "../../../services/Terminal.js"
 import { claimAware } from "./Claims.js"
 import { viaOf } from "./Foreground.js"
-import { entryReadiness } from "./PaneTable.js"
+import { entryReadiness, type StreamView } from "./PaneTable.js"
 import type { TmuxServer } from "./Server.js"
 
 const CLIENT_FIELDS = ["client_control_mode", "client_activity", "session_id"] as const
@@ -66,7 +65,7 @@ export const isFocused = (row: PaneRow, focus: HumanFocus | null): boolean =>
 const text = (value: string): string | null => (value === "" ? null : value)
 
 /** cwd: the shell's OSC 7, else `#{pane_path}` when it is a file URL, else the process's cwd. */
-const location = (row: PaneRow, stream: PaneStream) => {
+const location = (row: PaneRow, stream: StreamView) => {
   const fromPath = parseOsc7(row.pane_path)
   const reported = stream.cwd ?? (fromPath?._tag === "Directory" ? fromPath : null)
   return {
@@ -143,7 +142,7 @@ export const toSessionInfo = (
 
 /** Update the pane's known tokens from a fresh row. */
 export const noteTokens = (server: TmuxServer, pane: number, row: { readonly "@termpilot_tokens": string }) =>
-  server.panes.announce(server.panes.entry(pane), tokensOf(row["@termpilot_tokens"]))
+  server.panes.entry(pane).announce(tokensOf(row["@termpilot_tokens"]))
 
 /** Every pane of one server (a pane of a window linked into several sessions once), and its focus. */
 export const listServer = (

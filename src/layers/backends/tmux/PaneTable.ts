@@ -1,45 +1,16 @@
 /**
- * PaneTable — the panes of one tmux server life as TermPilot tracks them: each pane's mark stream
- * (src/domain/tmux/PaneStream.ts) fed from the one control client that owns it (a window linked
- * into several sessions reaches several clients), the watchers its events go to, whether a
- * command of ours is in flight there, and the re-read of its announced tokens when a mark carries
- * one the stream does not know yet.
+ * PaneTable — the panes of one tmux server life as TermPilot tracks them (each a PaneEntry, the
+ * one owner of that pane's state): created when first seen, output routed to its pane, dropped
+ * when the pane is gone; and a tracked pane's readiness and /proc evidence, asked of its entry.
  */
-import { Queue } from "effect"
-import { formatOf, type PaneFlags, parseFields, tokensOf } from "../../../domain/tmux/PaneFormat.js"
-import { PaneStream, type StreamStep } from "../../../domain/tmux/PaneStream.js"
+import type { PaneFlags } from "../../../domain/tmux/PaneFormat.js"
 import { type Evidence, NO_EVIDENCE, paneReadiness } from "../../../domain/tmux/TmuxReadiness.js"
-import type { PromptEvent } from "../../../services/PromptTracker.js"
 import type { Readiness } from "../../../services/Terminal.js"
-import { PaneClaimState, releasePane } from "./Claims.js"
 import type { ControlClient } from "./Connection.js"
+import { PaneEntry } from "./PaneEntry.js"
 import { evidenceOf, remoteEvidenceOf } from "./PaneEvidence.js"
 
-/** One pane as this server life tracks it. */
-export interface PaneEntry {
-  readonly pane: number
-  readonly stream: PaneStream
-  /** The client whose stream this pane's state comes from. */
-  owner: ControlClient | null
-  readonly watchers: Set<Queue.Queue<PromptEvent>>
-  /** A command of ours was typed and its prompt has not come back yet. */
-  inFlight: boolean
-  /** This process's claim on the pane, across TermPilot processes (PaneClaim.ts). */
-  readonly claim: PaneClaimState
-  /** The number of the last event offered to the pane's watchers (PromptEvent.seq). */
-  eventSeq: number
-  ended: boolean
-  fetchingTokens: boolean
-  /** When a prompt drawn before watching was last tried (EarlierPrompt.ts), ms; 0 never. */
-  triedEarlier: number
-  /**
-   * A line feed came from the pane since it was first seen: before any counted mark, a shell
-   * started before watching (Enter pressed there) wrote a line without a mark (PaneEvidence.ts).
-   */
-  lineSeen: boolean
-  /** The pane is on a tmux server on another host (PaneEvidence.remoteEvidenceOf: no /proc). */
-  readonly remote: boolean
-}
+export { PaneEntry, type StreamView } from "./PaneEntry.js"
 
 /**
  * The readiness of a tracked pane with these tmux flags; a pane the stream finds ready must also
@@ -61,8 +32,6 @@ export const entryEvidence = (entry: PaneEntry, flags: PaneFlags): Evidence =>
     : entry.remote
       ? remoteEvidenceOf(entry.stream.facts, flags, entry.lineSeen)
       : evidenceOf(entry.stream.facts, flags, entry.stream.rootPid, entry.lineSeen)
-
-const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
 export class PaneTable {
   private readonly entries = new Map<number, PaneEntry>()
@@ -86,20 +55,7 @@ export class PaneTable {
   entry(pane: number): PaneEntry {
     let entry = this.entries.get(pane)
     if (entry === undefined) {
-      entry = {
-        pane,
-        stream: new PaneStream(),
-        owner: null,
-        watchers: new Set(),
-        inFlight: false,
-        claim: new PaneClaimState(),
-        eventSeq: 0,
-        ended: false,
-        fetchingTokens: false,
-        triedEarlier: 0,
-        lineSeen: false,
-        remote: this.remote
-      }
+      entry = new PaneEntry(pane, this.remote)
       this.entries.set(pane, entry)
     }
     return entry
@@ -107,77 +63,17 @@ export class PaneTable {
 
   /** Whether any pane is watched. */
   get watched(): boolean {
-    for (const entry of this.entries.values()) if (entry.watchers.size > 0) return true
+    for (const entry of this.entries.values()) if (entry.watched) return true
     return false
   }
 
-  /** Bytes `client` streamed for `pane`; ignored unless that client owns the pane (or its owner is gone). */
+  /** Bytes `client` streamed for `pane` (PaneEntry.feed: only the pane's owner counts). */
   feed(client: ControlClient, pane: number, bytes: Uint8Array): void {
-    const entry = this.entry(pane)
-    if (entry.owner !== client) {
-      if (entry.owner?.isOpen === true) return
-      entry.owner = client
-    }
-    if (!entry.lineSeen && bytes.includes(0x0a)) entry.lineSeen = true
-    this.deliver(entry, entry.stream.feed(bytes, Date.now()))
-  }
-
-  /** The pane's announced tokens, freshly read (a held stream resumes with them). */
-  announce(entry: PaneEntry, tokens: ReadonlyArray<string>): void {
-    if (!entry.stream.hasTokens(tokens)) this.deliver(entry, entry.stream.setTokens(tokens))
-  }
-
-  /** The shell announced with `token` is at prompt `seq`, drawn before watching, with text typed or not (EarlierPrompt.ts proved it). */
-  adopt(entry: PaneEntry, token: string, seq: number, typed: boolean): void {
-    this.deliver(entry, entry.stream.adopt(token, seq, typed))
-  }
-
-  /** The pane died or disappeared: its watchers learn it once. */
-  end(entry: PaneEntry): void {
-    if (entry.ended) return
-    entry.ended = true
-    this.offer(entry, { _tag: "SessionEnded" })
+    this.entry(pane).feed(client, bytes)
   }
 
   /** The server or its clients went away: every watcher learns it. */
   lose(message: string): void {
-    for (const entry of this.entries.values())
-      this.offer(entry, { _tag: "Lost", message, code: "tmux_unavailable" })
-  }
-
-  private offer(entry: PaneEntry, event: PromptEvent): void {
-    if (event._tag === "Prompt") this.commandDone(entry)
-    const numbered = { ...event, seq: ++entry.eventSeq }
-    for (const queue of entry.watchers) Queue.offerUnsafe(queue, numbered)
-  }
-
-  /** Our command's prompt came back (or it will never come): the pane is free, for every TermPilot process. */
-  commandDone(entry: PaneEntry): void {
-    entry.inFlight = false
-    if (!entry.claim.commandHold) return
-    entry.claim.commandHold = false
-    releasePane(entry.owner, entry.pane, entry.claim)
-  }
-
-  private deliver(entry: PaneEntry, step: StreamStep): void {
-    for (const event of step.events) this.offer(entry, event)
-    if (step.needTokens) this.fetchTokens(entry)
-  }
-
-  /** Re-read the pane's announced tokens over its own client (so the reply follows the held mark). */
-  private fetchTokens(entry: PaneEntry): void {
-    const client = entry.owner
-    if (entry.fetchingTokens || client === null) return
-    entry.fetchingTokens = true
-    client.request([`display -p -t %${entry.pane} ${formatOf(TOKEN_FIELDS)}`], false, [
-      (_error, reply) => {
-        entry.fetchingTokens = false
-        const row = parseFields(TOKEN_FIELDS, reply?.lines[0] ?? "")
-        const ok = row !== null && row.pane_id === `%${entry.pane}`
-        // Unreadable: resume with the tokens already known (the unknown one is then rejected).
-        const tokens = ok ? tokensOf(row["@termpilot_tokens"]) : [...entry.stream.tokenList]
-        this.deliver(entry, entry.stream.setTokens(tokens))
-      }
-    ])
+    for (const entry of this.entries.values()) entry.lose(message)
   }
 }

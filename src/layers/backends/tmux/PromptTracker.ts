@@ -1,5 +1,5 @@
 /**
- * TmuxPromptTracker — shell-integration events of one tmux pane, from the marks its control
+ * PromptTracker — shell-integration events of one tmux pane, from the marks its control
  * client streams: `Prompt` at B, `CommandStart` at C, `CommandEnd` at D with a status, nothing at
  * a D without a C (the next prompt's `Prompt` tells the runner nothing ran), `SessionEnded` when
  * the pane dies or disappears, `Lost` when the server or its control clients go away.

@@ -1,5 +1,5 @@
 /**
- * TmuxRead — `Terminal.read` over tmux: bounded `capture-pane` of the screen and history tail
+ * Read — `Terminal.read` over tmux: bounded `capture-pane` of the screen and history tail
  * (wrapped rows joined), the cursor position every read returns, and `since` reads
  * (src/domain/tmux/HistoryAnchor.ts). Each write is the pane's flag row then the captures: tmux
  * runs them back to back, so the row is the geometry they saw, though their coordinates were

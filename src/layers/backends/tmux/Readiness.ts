@@ -1,5 +1,5 @@
 /**
- * PaneAccess — the steps every one-pane operation of the tmux Terminal shares: whether a resolved
+ * Readiness — the steps every one-pane operation of the tmux Terminal shares: whether a resolved
  * pane is the one TermPilot itself runs in (never typed into), the pane's flag row over its own
  * client (`session_not_found` when tmux has no such pane), and readiness from that row plus the
  * pane's mark stream, the failure of a send whose bytes may have left, and tmux refusing some of

@@ -1,7 +1,7 @@
 /**
- * TmuxRegistry — the configured tmux servers and the server living behind each, rediscovered on
- * every call: local sockets, and the default tmux server of each configured host reached over ssh
- * (TmuxTransport.ts). A socket with no server contributes nothing, a server that appears later is
+ * Registry (TmuxRegistry) — the configured tmux servers and the server living behind each,
+ * rediscovered on every call: local sockets, and the default tmux server of each configured host reached over ssh
+ * (Transport.ts). A socket with no server contributes nothing, a server that appears later is
  * picked up, one that died is dropped (its ids are `tmux_unavailable` while nothing answers there,
  * and `session_not_found` once another server life answers there). A host is waited for at most
  * its own bound (a host that hangs never holds the others), and after a failure it is tried again
@@ -14,7 +14,8 @@ import { Cause, Deferred, Duration, Effect, Exit, Option, Result } from "effect"
 import type { TmuxHost } from "../../../domain/tmux/TmuxHost.js"
 import { parsePaneId, sameServer, type TmuxPaneId } from "../../../domain/tmux/TmuxId.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
-import { isNoServer, type ServerSettings, TmuxServer } from "./Server.js"
+import { type ServerSettings, TmuxServer } from "./Server.js"
+import { isNoServer } from "./Sessions.js"
 import { localTransport, type SshSettings, sshTransport, type TmuxTransport } from "./Transport.js"
 
 export interface ResolvedPane {

@@ -1,6 +1,6 @@
 /**
- * TmuxKeys — `Terminal.sendKeys` over tmux, shaped like the interrupt: resolve the pane, refuse
- * TermPilot's own, claim it across TermPilot processes (PaneClaim.ts) while reading its flags over
+ * SendKeys — `Terminal.sendKeys` over tmux, shaped like the interrupt: resolve the pane, refuse
+ * TermPilot's own, claim it across TermPilot processes (Claims.ts) while reading its flags over
  * its control client and refuse a pane whose keys would go
  * elsewhere (a mode such as copy mode, synchronize-panes, input off, a dead pane), then type the
  * bytes as `send-keys -H` hex (nothing in them can be read by tmux as a key name, flag or format).
@@ -24,7 +24,7 @@ export const makeTmuxKeys =
       const { server, pane } = resolved
       const client = yield* Effect.interruptible(server.clientFor(pane))
       const claim = server.panes.entry(pane).claim
-      // Claimed across TermPilot processes for as long as the keys take (PaneClaim.ts).
+      // Claimed across TermPilot processes for as long as the keys take (Claims.ts).
       const { row } = yield* Effect.interruptible(claimPane(client, pane, claim, sessionId))
       yield* Effect.gen(function* () {
         const blocked = keyTargetRefusal(flagsOf(row))

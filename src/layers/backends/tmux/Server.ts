@@ -1,10 +1,11 @@
 /**
- * TmuxServer — one life of one tmux server: its identity (`#{pid}.#{start_time}`), one control
- * client per tmux session (tmux streams `%output` only for the attached session), and its panes
- * (PaneTable.ts). Pane death is noticed from notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead remain-on-exit pane
- * says nothing at all). When its last client goes, the server is gone: watchers get `Lost`.
+ * Server (TmuxServer) — one life of one tmux server: its identity (`#{pid}.#{start_time}`), one
+ * control client per tmux session (tmux streams `%output` only for the attached session), and its
+ * panes (PaneTable.ts, each pane's state owned by its PaneEntry.ts). Pane death is noticed from
+ * notifications and, while anything is watched, a short poll (3.3a announces no pane exit; a dead
+ * remain-on-exit pane says nothing at all). When its last client goes, the server is gone:
+ * watchers get `Lost`. Its sessions are listed by Sessions.ts.
  */
-import { type ExecFileException, execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Deferred, Effect, type Queue } from "effect"
 import {
@@ -18,16 +19,11 @@ import {
 import type { ServerIdentity } from "../../../domain/tmux/TmuxId.js"
 import { fail, type TermPilotError } from "../../../services/Errors.js"
 import type { PromptEvent } from "../../../services/PromptTracker.js"
-import { releaseLine } from "./Claims.js"
-import {
-  type ControlClient,
-  type ControlHooks,
-  type ControlTarget,
-  childEnv,
-  openControlClient
-} from "./Connection.js"
+import { releaseAll } from "./Claims.js"
+import { type ControlClient, type ControlHooks, type ControlTarget, openControlClient } from "./Connection.js"
 import { PaneTable } from "./PaneTable.js"
-import { SSH_FAILED, type TmuxTransport } from "./Transport.js"
+import { NO_SERVER, sessionsByActivity } from "./Sessions.js"
+import type { TmuxTransport } from "./Transport.js"
 
 /** How often panes are checked while something is watched (a dead pane says nothing). */
 export const WATCH_POLL_MS = 250
@@ -49,64 +45,6 @@ const STRUCTURAL = new Set([
 const SWEEP_LINE = `list-panes -a -F ${formatOf(["pane_id", "pane_dead", "session_id"])}`
 const IDENTITY_LINE = `display -p ${formatOf(["pid", "start_time", "version", "session_id"])}`
 
-/** The cause of the failure of a host reached over ssh whose tmux has no server: no sessions, no error to report. */
-export const NO_SERVER = { noServer: true } as const
-
-/** Whether `error` says only that a remote host's tmux has no server (the host contributes nothing). */
-export const isNoServer = (error: TermPilotError): boolean => error.cause === NO_SERVER
-
-/** Session ids of the server, least recently active first (one `tmux -N` run, over ssh for a host). */
-const sessionsByActivity = (
-  transport: TmuxTransport,
-  settings: ServerSettings
-): Effect.Effect<ReadonlyArray<string>, TermPilotError> =>
-  Effect.callback((resume) => {
-    const { file, args } = transport.command([
-      "-N",
-      "list-sessions",
-      "-F",
-      "#{session_activity} #{session_id}"
-    ])
-    const child = execFile(
-      file,
-      [...args],
-      { timeout: settings.commandTimeoutMs, env: childEnv(), encoding: "utf8", maxBuffer: 4 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error !== null) {
-          resume(Effect.fail(listFailure(transport, error, stderr)))
-          return
-        }
-        const rows = stdout
-          .split("\n")
-          .map((line) => line.split(" "))
-          .filter((r): r is [string, string] => r.length === 2 && /^\$\d+$/.test(r[1]!))
-        rows.sort((a, b) => Number(a[0]) - Number(b[0]))
-        resume(Effect.succeed(rows.map((r) => r[1])))
-      }
-    )
-    // Over ssh stdin is not needed; closing it keeps ssh from waiting on TermPilot's.
-    child.stdin?.end()
-    return Effect.sync(() => {
-      child.kill("SIGKILL")
-    })
-  })
-
-/** Why listing a server's sessions failed: for a host, whether ssh could not connect or tmux has no server. */
-const listFailure = (transport: TmuxTransport, error: ExecFileException, stderr: string): TermPilotError => {
-  const detail = stderr.trim().split("\n").slice(-2).join(" ").slice(0, 400)
-  if (transport.host === null)
-    return fail("tmux_unavailable", `No tmux server answers at ${transport.where}.`, error)
-  if (error.killed === true || (error.signal !== null && error.signal !== undefined))
-    return fail("tmux_unavailable", `The host ${transport.host.spec} did not answer over ssh in time.`)
-  if (error.code === SSH_FAILED)
-    return fail("tmux_unavailable", `ssh to ${transport.host.spec} failed: ${detail || "exit 255"}.`)
-  if (error.code === 127)
-    return fail("tmux_unavailable", `The host ${transport.host.spec} has no tmux on its PATH (${detail}).`)
-  if (/no server running|error connecting|No such file or directory/.test(detail))
-    return fail("tmux_unavailable", `The host ${transport.host.spec} runs no tmux server.`, NO_SERVER)
-  return fail("tmux_unavailable", `tmux on ${transport.host.spec} failed: ${detail || `exit ${error.code}`}.`)
-}
-
 export interface ServerSettings {
   readonly commandTimeoutMs: number
 }
@@ -122,7 +60,7 @@ export class TmuxServer {
   private sweepAgain = false
   private poll: NodeJS.Timeout | null = null
 
-  /** Where the server is, for messages (TmuxTransport.where). */
+  /** Where the server is, for messages (TmuxTransport.where, Transport.ts). */
   readonly socket: string
 
   private constructor(
@@ -151,7 +89,7 @@ export class TmuxServer {
       const socket = transport.where
       if (transport.host === null && !existsSync(socket))
         return yield* fail("tmux_unavailable", `No tmux server is running at ${socket}.`)
-      const order = yield* sessionsByActivity(transport, settings)
+      const order = yield* sessionsByActivity(transport, settings.commandTimeoutMs)
       const first = order[0]
       if (first === undefined)
         return yield* fail(
@@ -232,9 +170,7 @@ export class TmuxServer {
 
   /** Register a watcher of `pane`; the poll runs while any pane is watched. */
   addWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
-    const entry = this.panes.entry(pane)
-    entry.watchers.add(queue)
-    entry.stream.record = true
+    this.panes.entry(pane).watch(queue)
     if (this.poll === null && !this.closed) {
       this.poll = setInterval(() => this.sweep(), WATCH_POLL_MS)
       this.poll.unref()
@@ -242,11 +178,7 @@ export class TmuxServer {
   }
 
   removeWatcher(pane: number, queue: Queue.Queue<PromptEvent>): void {
-    const entry = this.panes.get(pane)
-    if (entry !== undefined) {
-      entry.watchers.delete(queue)
-      entry.stream.record = entry.watchers.size > 0
-    }
+    this.panes.get(pane)?.unwatch(queue)
     if (this.poll !== null && !this.panes.watched) {
       clearInterval(this.poll)
       this.poll = null
@@ -285,9 +217,9 @@ export class TmuxServer {
     )
   }
 
-  /** Gives back every claim this process holds on the server's panes (PaneClaim.ts), waiting at most a second. */
+  /** Gives back every claim this process holds on the server's panes (Claims.ts), waiting at most a second. */
   private releaseClaims(): Promise<void> {
-    const held = [...this.panes.all()].filter((e) => e.claim.value !== null && e.owner?.isOpen === true)
+    const held = [...this.panes.all()].filter((e) => e.claim.held && e.owner?.isOpen === true)
     if (held.length === 0) return Promise.resolve()
     return new Promise<void>((resolve) => {
       let left = held.length
@@ -298,12 +230,7 @@ export class TmuxServer {
           resolve()
         }
       }
-      for (const entry of held) {
-        const value = entry.claim.value!
-        entry.claim.value = null
-        entry.claim.holds = 0
-        entry.owner!.request([releaseLine(entry.pane, value)], false, [done])
-      }
+      for (const entry of held) releaseAll(entry.owner!, entry.pane, entry.claim, done)
     })
   }
 
@@ -322,15 +249,10 @@ export class TmuxServer {
     }
     for (const entry of this.panes.all()) {
       const sessions = sessionsOf.get(entry.pane)
-      if (sessions === undefined || dead.has(entry.pane)) this.panes.end(entry)
+      if (sessions === undefined || dead.has(entry.pane)) entry.end()
       if (sessions === undefined) this.panes.delete(entry.pane)
       // A pane moved to another session streams through that session's client from now on.
-      else if (
-        entry.owner !== null &&
-        (entry.owner.session === null || !sessions.includes(entry.owner.session))
-      ) {
-        entry.owner = null
-      }
+      else entry.keepOwnerIn(sessions)
     }
   }
 

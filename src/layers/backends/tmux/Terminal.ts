@@ -1,11 +1,11 @@
 /**
- * TmuxTerminal — the Terminal service over tmux: the merged pane inventory of every live server,
+ * Terminal — the Terminal service over tmux: the merged pane inventory of every live server,
  * bounded `capture-pane` reads, readiness from pane flags plus the mark stream, the fail-closed
  * submit (re-check over the pane's own control client, whose reply is ordered after every byte
  * the pane wrote before it, then `send-keys -H` + Enter in one write), and commands' own output
  * as the control client saw it between their C and D marks (so far, while they run). Reads with
- * cursors are TmuxRead.ts, the interrupt TmuxInterrupt.ts, send_keys TmuxKeys.ts, the shared pane
- * steps PaneAccess.ts.
+ * cursors are Read.ts, the interrupt Interrupt.ts, send_keys SendKeys.ts, the shared pane
+ * steps Readiness.ts.
  */
 import { Effect, Result } from "effect"
 import { boundTail } from "../../../domain/TextBounds.js"
@@ -208,7 +208,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         yield* Effect.interruptible(proveEarlierPrompt(server, pane, first))
       }
       const client = yield* Effect.interruptible(server.clientFor(pane))
-      // Claimed across TermPilot processes first (PaneClaim.ts); the flags come in the same write,
+      // Claimed across TermPilot processes first (Claims.ts); the flags come in the same write,
       // after the claim, and after every byte the pane wrote before it: the stream state is current.
       const { row } = yield* Effect.interruptible(
         paneGoneOr(server, pane, sessionId)(claimPane(client, pane, entry.claim, sessionId))
@@ -219,11 +219,9 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
         const promptId = entry.stream.facts.promptId
         // Bound to this shell and prompt: other shells' marks cannot end it (PaneStream.commandTyped).
-        // Another host's shells' records are not on this machine.
-        entry.stream.commandTyped(server.remote ? undefined : readPromptRecord)
-        entry.inFlight = true
-        // The claim is the command's now: released when its prompt comes back (PaneTable.commandDone).
-        entry.claim.commandHold = true
+        // Another host's shells' records are not on this machine. The claim is the command's now:
+        // released when its prompt comes back (PaneEntry.commandTyped).
+        entry.commandTyped(server.remote ? undefined : readPromptRecord)
         // Every event offered so far came before these keys: the pane's reply to them, and so any
         // output they cause, is read only after this write.
         const after = entry.eventSeq
@@ -233,10 +231,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         const refused = typingRefusal(replies, sessionId, "the command (or Enter)")
         if (refused !== undefined) {
           // The first line refused: nothing reached the pane, so no command of ours is on its way.
-          if (refused.cause === undefined) {
-            entry.stream.commandNotTyped()
-            server.panes.commandDone(entry)
-          }
+          if (refused.cause === undefined) entry.commandNotTyped()
           return yield* refused
         }
         return { promptId, after }

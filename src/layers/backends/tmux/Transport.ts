@@ -1,8 +1,8 @@
 /**
- * TmuxTransport — the subprocess that carries tmux: `tmux -S <socket> …` for a local server, or
- * `ssh -T -o BatchMode=yes [-F config] [-p port] [-l user] host -- tmux …` for the default tmux
- * server of another host (TmuxHost.ts). Everything above it (ControlClient's protocol, TmuxServer,
- * the registry, the tools) is the same for both. Over ssh: never a password or host-key prompt
+ * Transport (TmuxTransport) — the subprocess that carries tmux: `tmux -S <socket> …` for a
+ * local server, or `ssh -T -o BatchMode=yes [-F config] [-p port] [-l user] host -- tmux …` for the
+ * default tmux server of another host (TmuxHost.ts). Everything above it (the control protocol of
+ * Connection.ts, Server.ts, the registry, the tools) is the same for both. Over ssh: never a password or host-key prompt
  * (BatchMode; stdin is the control protocol), a bounded connect, keepalives so a dead link ends the
  * client; the remote command is one shell-quoted line (ssh hands it to the remote user's shell).
  */

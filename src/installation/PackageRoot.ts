@@ -1,8 +1,10 @@
 /**
- * Where this installation of TermPilot lives, which version it is and which file its `termpilot`
- * bin runs: the nearest enclosing directory whose package.json is named "termpilot", found by
- * walking up from this module. Works from `src/` (tests), from `dist/src/` (the compiled modules)
+ * PackageRoot — where this installation of TermPilot lives, which version it is and which file its
+ * `termpilot` bin runs: the nearest enclosing directory whose package.json is named "termpilot",
+ * found by walking up from this module. Works from `src/` (tests), from `dist/src/` (the compiled modules)
  * and from the bundle `dist/termpilot.main.cjs` (the published bin, installed globally or by npx).
+ * A leaf: Node's built-in modules only, so the command line, the tools (the server's version) and
+ * the iTerm2 backend (its proto file, the version it announces) may all read it.
  */
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"

@@ -1,18 +1,25 @@
 /**
- * CommandWaits — every wait of the runner on a command (run_command's wait for completion,
- * get_command_result's wait_seconds, interrupt_command's wait after the ETX): bounded by its
- * timeout, cut short at once when the client cancels the call, and, when the client asked for
- * progress, reporting about once a second (first after one interval) how long it has waited and
- * how many output lines the command wrote so far. The ticker is stopped, and a report being sent
- * awaited, before the wait returns, so no report follows the call's answer.
+ * CallWaits — how a wait inside one tool call honours the call's CallControl: every wait on a
+ * command (run_command's wait for completion, get_command_result's wait_seconds,
+ * interrupt_command's wait after the ETX) and on the person's answer to an approval dialog is
+ * bounded by its timeout, cut short at once when the client cancels the call, and, when the client
+ * asked for progress, reports about once a second (first after one interval) how long it has
+ * waited and how many output lines the command wrote so far. The ticker is stopped, and a report
+ * being sent awaited, before the wait returns, so no report follows the call's answer. Over the
+ * CallControl contract only, so the runner and the approval gate share it.
  */
 import { Clock, Duration, Effect, Fiber, Option } from "effect"
-import { CallControl } from "../../services/CallControl.js"
-import type { TermPilotError } from "../../services/Errors.js"
-import { callCancelled } from "./CallBounds.js"
+import { CallControl } from "./CallControl.js"
+import type { TermPilotError } from "./Errors.js"
 
 /** How often a wait reports progress. */
 export const PROGRESS_INTERVAL_MS = 1000
+
+/** Completes when the client cancelled the current call; never without a CallControl. */
+export const callCancelled: Effect.Effect<void> = Effect.flatMap(
+  Effect.serviceOption(CallControl),
+  Option.match({ onNone: () => Effect.never, onSome: (control) => control.cancelled })
+)
 
 export type WaitEnd<A> =
   | { readonly _tag: "Done"; readonly value: A }

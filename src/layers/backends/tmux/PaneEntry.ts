@@ -1,0 +1,205 @@
+/**
+ * PaneEntry — one tmux pane as one server life tracks it, and the one owner of that pane's state:
+ * its mark stream (src/domain/tmux/PaneStream.ts), fed only from the control client that owns the
+ * pane (a window linked into several sessions reaches several clients), the watchers its events go
+ * to (numbered), whether a command of ours is in flight there and the claim that command holds
+ * (Claims.ts), the re-read of its announced tokens when a mark carries one the stream does not know
+ * yet, and when a prompt drawn before watching was last tried (EarlierPrompt.ts). Other modules
+ * read it (the stream only as a `StreamView`) and ask it to change through its methods; none
+ * writes its fields.
+ */
+import { Queue } from "effect"
+import { formatOf, parseFields, tokensOf } from "../../../domain/tmux/PaneFormat.js"
+import { PaneStream, type StreamStep } from "../../../domain/tmux/PaneStream.js"
+import type { PromptEvent } from "../../../services/PromptTracker.js"
+import { PaneClaimState, releasePane } from "./Claims.js"
+import type { ControlClient } from "./Connection.js"
+
+/** What other modules may ask of a pane's stream: what it says, never a change. */
+export type StreamView = Pick<
+  PaneStream,
+  | "facts"
+  | "untouched"
+  | "fed"
+  | "rootPid"
+  | "tokenList"
+  | "cwd"
+  | "remoteHost"
+  | "output"
+  | "outputSoFar"
+  | "lineCount"
+>
+
+/** A prompt record's number, as EarlierPrompt.readPromptRecord reads it for a shell's pid and token. */
+type RecordOf = (pid: number, token: string) => { readonly seq: number } | null
+
+const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
+
+export class PaneEntry {
+  private readonly paneStream = new PaneStream()
+  private client: ControlClient | null = null
+  private readonly watchers = new Set<Queue.Queue<PromptEvent>>()
+  private commandInFlight = false
+  private seq = 0
+  private isEnded = false
+  private fetchingTokens = false
+  private earlierTriedAt = 0
+  private sawLine = false
+  /** This process's claim on the pane, across TermPilot processes (its state is Claims.ts's). */
+  readonly claim = new PaneClaimState()
+
+  /** `remote`: the pane is on a tmux server on another host (PaneEvidence.remoteEvidenceOf: no /proc). */
+  constructor(
+    readonly pane: number,
+    readonly remote: boolean
+  ) {}
+
+  /** What the pane's mark stream says. */
+  get stream(): StreamView {
+    return this.paneStream
+  }
+
+  /** The client whose stream this pane's state comes from. */
+  get owner(): ControlClient | null {
+    return this.client
+  }
+
+  /** A command of ours was typed and its prompt has not come back yet. */
+  get inFlight(): boolean {
+    return this.commandInFlight
+  }
+
+  /** The number of the last event offered to the pane's watchers (PromptEvent.seq). */
+  get eventSeq(): number {
+    return this.seq
+  }
+
+  /** The pane died or disappeared (its watchers were told). */
+  get ended(): boolean {
+    return this.isEnded
+  }
+
+  /**
+   * A line feed came from the pane since it was first seen: before any counted mark, a shell
+   * started before watching (Enter pressed there) wrote a line without a mark (PaneEvidence.ts).
+   */
+  get lineSeen(): boolean {
+    return this.sawLine
+  }
+
+  /** Whether anyone watches the pane. */
+  get watched(): boolean {
+    return this.watchers.size > 0
+  }
+
+  /** Bytes `client` streamed for the pane; ignored unless that client owns it (or its owner is gone). */
+  feed(client: ControlClient, bytes: Uint8Array): void {
+    if (this.client !== client) {
+      if (this.client?.isOpen === true) return
+      this.client = client
+    }
+    if (!this.sawLine && bytes.includes(0x0a)) this.sawLine = true
+    this.deliver(this.paneStream.feed(bytes, Date.now()))
+  }
+
+  /** The pane's announced tokens, freshly read (a held stream resumes with them). */
+  announce(tokens: ReadonlyArray<string>): void {
+    if (!this.paneStream.hasTokens(tokens)) this.deliver(this.paneStream.setTokens(tokens))
+  }
+
+  /**
+   * The shell announced with `token` is at prompt `seq`, drawn before watching, with text typed or
+   * not, as EarlierPrompt.ts proved over `client`, which streams the pane from now on.
+   */
+  adopt(client: ControlClient, token: string, seq: number, typed: boolean): void {
+    this.client = client
+    this.deliver(this.paneStream.adopt(token, seq, typed))
+  }
+
+  /** `queue` gets the pane's events; commands that start from now on have their output captured. */
+  watch(queue: Queue.Queue<PromptEvent>): void {
+    this.watchers.add(queue)
+    this.paneStream.record = true
+  }
+
+  unwatch(queue: Queue.Queue<PromptEvent>): void {
+    this.watchers.delete(queue)
+    this.paneStream.record = this.watchers.size > 0
+  }
+
+  /** The pane is in `sessions` now: a client attached to another session no longer streams it. */
+  keepOwnerIn(sessions: ReadonlyArray<string>): void {
+    const owner = this.client
+    if (owner !== null && (owner.session === null || !sessions.includes(owner.session))) this.client = null
+  }
+
+  /** Whether a prompt drawn before watching may be tried now: not within `retryMs` of the last try (then `now` is the last). */
+  tryEarlier(now: number, retryMs: number): boolean {
+    if (now - this.earlierTriedAt < retryMs) return false
+    this.earlierTriedAt = now
+    return true
+  }
+
+  /**
+   * TermPilot is typing a command at the pane's current prompt: the stream binds it to that
+   * prompt's shell (PaneStream.commandTyped), it is in flight, and it holds the claim until its
+   * prompt comes back (`commandDone`).
+   */
+  commandTyped(recordOf?: RecordOf): void {
+    this.paneStream.commandTyped(recordOf)
+    this.commandInFlight = true
+    this.claim.holdForCommand()
+  }
+
+  /** tmux refused the first line of the command: nothing reached the pane, nothing is in flight. */
+  commandNotTyped(): void {
+    this.paneStream.commandNotTyped()
+    this.commandDone()
+  }
+
+  /** The pane died or disappeared: its watchers learn it once. */
+  end(): void {
+    if (this.isEnded) return
+    this.isEnded = true
+    this.offer({ _tag: "SessionEnded" })
+  }
+
+  /** The server or its clients went away: the pane's watchers learn it. */
+  lose(message: string): void {
+    this.offer({ _tag: "Lost", message, code: "tmux_unavailable" })
+  }
+
+  /** Our command's prompt came back (or it will never come): the pane is free, for every TermPilot process. */
+  private commandDone(): void {
+    this.commandInFlight = false
+    if (this.claim.endCommandHold()) releasePane(this.client, this.pane, this.claim)
+  }
+
+  private offer(event: PromptEvent): void {
+    if (event._tag === "Prompt") this.commandDone()
+    const numbered = { ...event, seq: ++this.seq }
+    for (const queue of this.watchers) Queue.offerUnsafe(queue, numbered)
+  }
+
+  private deliver(step: StreamStep): void {
+    for (const event of step.events) this.offer(event)
+    if (step.needTokens) this.fetchTokens()
+  }
+
+  /** Re-read the pane's announced tokens over its own client (so the reply follows the held mark). */
+  private fetchTokens(): void {
+    const client = this.client
+    if (this.fetchingTokens || client === null) return
+    this.fetchingTokens = true
+    client.request([`display -p -t %${this.pane} ${formatOf(TOKEN_FIELDS)}`], false, [
+      (_error, reply) => {
+        this.fetchingTokens = false
+        const row = parseFields(TOKEN_FIELDS, reply?.lines[0] ?? "")
+        const ok = row !== null && row.pane_id === `%${this.pane}`
+        // Unreadable: resume with the tokens already known (the unknown one is then rejected).
+        const tokens = ok ? tokensOf(row["@termpilot_tokens"]) : [...this.paneStream.tokenList]
+        this.deliver(this.paneStream.setTokens(tokens))
+      }
+    ])
+  }
+}
