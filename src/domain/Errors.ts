@@ -44,6 +44,24 @@ export class TermPilotError extends Schema.TaggedError<TermPilotError>()("TermPi
 export const fail = (code: ErrorCode, message: string, cause?: unknown) =>
   new TermPilotError(cause === undefined ? { code, message } : { code, message, cause })
 
+/**
+ * A send that failed once its bytes may have left: the backend cannot say whether the terminal got
+ * them (a transport dropped mid-write, tmux took some lines and refused the rest, iTerm2 sent no
+ * reply to SendText). Its own type, not a flag on TermPilotError: the runner must handle it, and it
+ * reports "maybe sent" (`sent: true`), never "nothing was sent". `code` is the stable code the caller
+ * sees (`tmux_unavailable`, `iterm2_unavailable`, `internal_error`).
+ */
+export class SendOutcomeUnknown extends Schema.TaggedError<SendOutcomeUnknown>()("SendOutcomeUnknown", {
+  code: ErrorCode,
+  message: Schema.String
+}) {}
+
+/** What a send can fail with: refused before anything left, or with its outcome unknown. */
+export type SendError = TermPilotError | SendOutcomeUnknown
+
+/** The send failed partway: `code` and `message` as the caller will see them. */
+export const outcomeUnknown = (code: ErrorCode, message: string) => new SendOutcomeUnknown({ code, message })
+
 /** The one way to say an id names no session the caller may use (unknown, closed or hidden). */
 export const sessionNotFound = (sessionId: string) =>
   fail(

@@ -7,6 +7,9 @@ export {
   deadlineExceeded,
   ErrorCode,
   fail,
+  outcomeUnknown,
+  type SendError,
+  SendOutcomeUnknown,
   sessionClaimed,
   sessionNotFound,
   TermPilotError

@@ -8,7 +8,7 @@ import { Context, Effect, Schema } from "effect"
 import type { CursorPosition } from "../domain/ReadCursor.js"
 import type { Readiness, SessionInfo } from "../domain/Session.js"
 import type { BoundedText, ReadBounds } from "../domain/TextBounds.js"
-import type { TermPilotError } from "./Errors.js"
+import type { SendError, TermPilotError } from "./Errors.js"
 
 export type { CursorPosition } from "../domain/ReadCursor.js"
 export { labelsOfSession, Readiness, SessionInfo } from "../domain/Session.js"
@@ -105,12 +105,12 @@ export class Terminal extends Context.Service<
      * `shell_integration_required` or `session_not_found` when the check does not pass, with
      * `session_claimed` when another TermPilot process holds the session (its claim), and with
      * `iterm2_unavailable` when the backend could not be reached before sending; a failure once the
-     * text may have left carries `cause: { sendOutcomeUnknown: true }`; CommandRunner reports that,
-     * and any other failure, as possibly sent. CommandRunner runs it uninterruptibly and, at the
+     * text may have left is a `SendOutcomeUnknown`; CommandRunner reports that, and any defect, as
+     * possibly sent. CommandRunner runs it uninterruptibly and, at the
      * call deadline, interrupts it: only the parts a backend wraps in `Effect.interruptible` stop,
      * and they must all come before the text may leave (an interrupted submit sent nothing).
      */
-    readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, TermPilotError>
+    readonly submit: (sessionId: string, command: string) => Effect.Effect<Submission, SendError>
     /**
      * The bounded tail of the output of the command typed at `promptId` (whole lines of its
      * output range only), fetching no more lines than it returns. For a command still running,
@@ -135,20 +135,19 @@ export class Terminal extends Context.Service<
      * ever (no other signal, no Enter). Fails, having sent nothing, with `session_not_found`,
      * `session_not_ready` (e.g. tmux copy mode or synchronized panes: the key would go elsewhere),
      * `not_permitted`, `command_not_running` (the state cannot be verified) or the backend's
-     * unavailable code; a failure once the ETX may have left carries
-     * `cause: { sendOutcomeUnknown: true }`. Like `submit`, only the checks before the send may be
+     * unavailable code; a failure once the ETX may have left is a `SendOutcomeUnknown`. Like `submit`, only the checks before the send may be
      * interruptible.
      */
-    readonly interrupt: (sessionId: string, promptId: string) => Effect.Effect<InterruptCheck, TermPilotError>
+    readonly interrupt: (sessionId: string, promptId: string) => Effect.Effect<InterruptCheck, SendError>
     /**
      * Type `bytes` (send_keys' keys, as a keyboard sends them) into exactly this session, whatever
      * runs there (a busy shell, a full-screen program), broadcast suppressed; no Enter is added.
      * Only send_keys calls it, after an approval. Fails, having sent nothing, with
      * `session_not_found`, `session_not_ready` (tmux: a mode, synchronize-panes or input off would
      * send the keys elsewhere), `not_permitted` or the backend's unavailable code; a failure once
-     * the bytes may have left carries `cause: { sendOutcomeUnknown: true }`.
+     * the bytes may have left is a `SendOutcomeUnknown`.
      */
-    readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, TermPilotError>
+    readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, SendError>
   }
 >()("termpilot/Terminal") {}
 

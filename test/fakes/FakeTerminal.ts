@@ -8,7 +8,7 @@
  * unless a script says otherwise.
  */
 import { Context, Effect, Layer, Option, Queue, Ref, Stream, SubscriptionRef } from "effect"
-import { type ErrorCode, fail, type TermPilotError } from "../../src/services/Errors.js"
+import { type ErrorCode, fail, type SendError } from "../../src/services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../src/services/PromptTracker.js"
 import {
   type InterruptCheck,
@@ -55,7 +55,8 @@ export type FaultyMethod =
   | "outputLineCount"
 
 export interface Fault {
-  readonly error: TermPilotError
+  /** A SendOutcomeUnknown only for the methods that send (submit, interrupt). */
+  readonly error: SendError
   /** For `submit`/`interrupt`: record the send in its ledger first, then fail (sent, reply lost). */
   readonly afterSend?: boolean
 }
@@ -146,7 +147,11 @@ const make = Effect.gen(function* () {
     })
   const faultFor = (method: FaultyMethod) =>
     Effect.flatMap(takeFault(method), (fault) =>
-      fault === undefined ? Effect.void : Effect.fail(fault.error)
+      fault === undefined
+        ? Effect.void
+        : fault.error._tag === "SendOutcomeUnknown"
+          ? Effect.die(new Error(`${method} sends nothing: it cannot fail with SendOutcomeUnknown`))
+          : Effect.fail(fault.error)
     )
 
   const publish = (sessionId: string, event: PromptEvent) =>

@@ -9,7 +9,7 @@ import type { Notification } from "../../src/generated/iterm2/Iterm2Messages.js"
 import { Iterm2ConnectionLive } from "../../src/layers/backends/iterm2/Connection.js"
 import { Iterm2TerminalLive } from "../../src/layers/backends/iterm2/Terminal.js"
 import type { Iterm2Settings } from "../../src/services/AppConfig.js"
-import type { TermPilotError } from "../../src/services/Errors.js"
+import type { SendError } from "../../src/services/Errors.js"
 import type { Terminal } from "../../src/services/Terminal.js"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld, type FakeWorldOptions } from "../fakes/iterm2/FakeWorld.js"
@@ -21,9 +21,9 @@ export interface BackendRig {
   readonly world: FakeWorld
   readonly server: FakeIterm2Server
   /** Runs an effect on the backend's Terminal. */
-  readonly run: <A>(effect: Effect.Effect<A, TermPilotError, Terminal>) => Promise<A>
+  readonly run: <A>(effect: Effect.Effect<A, SendError, Terminal>) => Promise<A>
   /** Runs it and returns its typed failure (fails the test when it succeeds or dies). */
-  readonly failure: <A>(effect: Effect.Effect<A, TermPilotError, Terminal>) => Promise<TermPilotError>
+  readonly failure: <A>(effect: Effect.Effect<A, SendError, Terminal>) => Promise<SendError>
   /** Subscribes the observer to `sessionId`'s prompt events (all three modes). */
   readonly observe: (sessionId: string) => Promise<void>
   /** The next CommandEnd of `promptId` the observer saw (bounded wait). */

@@ -129,7 +129,7 @@ describe("Terminal.interrupt (iTerm2)", () => {
     rig.server.faultKind("send_text_request", { error: "boom" })
     try {
       const error = await rig.failure(interrupt(sessionId, promptId))
-      expect([error.code, error.cause]).toEqual(["iterm2_unavailable", { sendOutcomeUnknown: true }])
+      expect([error._tag, error.code]).toEqual(["SendOutcomeUnknown", "iterm2_unavailable"])
     } finally {
       rig.server.clearFaults()
     }

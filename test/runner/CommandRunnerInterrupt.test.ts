@@ -7,7 +7,7 @@ import { Deferred, Duration, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { CallControl } from "../../src/services/CallControl.js"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
-import { fail } from "../../src/services/Errors.js"
+import { fail, outcomeUnknown } from "../../src/services/Errors.js"
 import { ToolSettings } from "../../src/services/ToolSettings.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"
 import { inWorld, makeCall, request } from "./support.js"
@@ -317,7 +317,7 @@ describe("CommandRunner.interrupt: the check and send are held to the call", () 
         Effect.gen(function* () {
           const { runner, fake, requestId } = yield* running()
           yield* fake.failNext("interrupt", {
-            error: fail("iterm2_unavailable", "socket closed", { sendOutcomeUnknown: true }),
+            error: outcomeUnknown("iterm2_unavailable", "socket closed"),
             afterSend: true
           })
           const error = yield* Effect.flip(runner.interrupt(requestId, 5))

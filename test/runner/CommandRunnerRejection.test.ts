@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { CommandRunner } from "../../src/services/CommandRunner.js"
-import { fail } from "../../src/services/Errors.js"
+import { fail, outcomeUnknown } from "../../src/services/Errors.js"
 import type { Readiness } from "../../src/services/Terminal.js"
 import { FakeTerminalDriver } from "../fakes/FakeTerminal.js"
 import { inWorld, request } from "./support.js"
@@ -167,9 +167,7 @@ describe("CommandRunner: nothing is sent unless the session is verified ready", 
         const fake = yield* FakeTerminalDriver
         yield* fake.addSession("s1")
         yield* fake.failNext("submit", {
-          error: fail("iterm2_unavailable", "The connection closed before iTerm2 replied.", {
-            sendOutcomeUnknown: true
-          }),
+          error: outcomeUnknown("iterm2_unavailable", "The connection closed before iTerm2 replied."),
           afterSend: true
         })
         const result = yield* runner.run(request("s1", "make deploy"))

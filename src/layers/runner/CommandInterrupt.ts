@@ -7,12 +7,17 @@
 import { Cause, Deferred, Effect, Exit, Option } from "effect"
 import { waitForCommand } from "../../services/CallWaits.js"
 import type { CommandResult, InterruptResult } from "../../services/CommandRunner.js"
-import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
+import {
+  deadlineExceeded,
+  fail,
+  outcomeUnknown,
+  type SendError,
+  type TermPilotError
+} from "../../services/Errors.js"
 import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
-import { sendOutcomeUnknown } from "./CommandResults.js"
 import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import * as I from "./InterruptResults.js"
 import type { OutputSoFar } from "./OutputSoFar.js"
@@ -42,13 +47,12 @@ const cancelledBeforeInterrupt = fail(
   "The client cancelled the call before the interrupt was sent; nothing was sent."
 )
 
-/** A failed check+send: nothing sent, unless the failure says the ETX may have left. */
-const sendFailure = (e: TermPilotError, sessionId: string, requestId: string) =>
-  sendOutcomeUnknown(e)
+/** A failed check+send: nothing sent, unless it is a `SendOutcomeUnknown` (the ETX may have left). */
+const sendFailure = (e: SendError, sessionId: string, requestId: string): TermPilotError =>
+  e._tag === "SendOutcomeUnknown"
     ? fail(
         e.code,
-        `Sending the interrupt to session '${sessionId}' failed partway (${e.message}); the interrupt (one ETX) may have been sent. Read the terminal or use get_command_result with request_id ${requestId} before doing anything else.`,
-        e.cause
+        `Sending the interrupt to session '${sessionId}' failed partway (${e.message}); the interrupt (one ETX) may have been sent. Read the terminal or use get_command_result with request_id ${requestId} before doing anything else.`
       )
     : e
 
@@ -118,11 +122,7 @@ export const makeInterrupt = (parts: InterruptParts) => {
       const failure = Cause.findErrorOption(exit.cause)
       if (Option.isSome(failure)) return yield* sendFailure(failure.value, sessionId, requestId)
       yield* Effect.logError("Terminal.interrupt died", exit.cause)
-      return yield* sendFailure(
-        fail("internal_error", "unexpected failure", { sendOutcomeUnknown: true }),
-        sessionId,
-        requestId
-      )
+      return yield* sendFailure(outcomeUnknown("internal_error", "unexpected failure"), sessionId, requestId)
     }
     switch (exit.value) {
       case "not_started":

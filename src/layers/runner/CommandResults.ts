@@ -4,7 +4,7 @@
  * failed submit. No effects here.
  */
 import type { CommandResult, RunRequest } from "../../services/CommandRunner.js"
-import { deadlineExceeded, type ErrorCode, type TermPilotError } from "../../services/Errors.js"
+import { deadlineExceeded, type ErrorCode, type SendError } from "../../services/Errors.js"
 import type { CommandOutput } from "../../services/Terminal.js"
 
 /** What every result of one request shares. */
@@ -196,8 +196,8 @@ export const sessionLost = (ctx: RequestContext, atMs: number): CommandResult =>
  * The sent/rejected rule for a failed `submit`. The Terminal contract's "fails having sent nothing"
  * codes → `rejected`, sent false. A backend's unavailable code (`iterm2_unavailable`,
  * `tmux_unavailable`) → `error`, sent false: the backend could not be reached before sending —
- * unless its cause says `{ sendOutcomeUnknown: true }` (the request left but no reply came). Any
- * other failure, or a defect → `error`, sent true (maybe sent).
+ * unless it is a `SendOutcomeUnknown` (the request left but no reply came). Any other failure, or a
+ * defect → `error`, sent true (maybe sent).
  */
 export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_found",
@@ -214,16 +214,11 @@ export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
 
 const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["iterm2_unavailable", "tmux_unavailable"])
 
-/** A backend failure raised once what it sends may have left (Terminal.submit / interrupt). */
-export const sendOutcomeUnknown = (e: TermPilotError): boolean =>
-  typeof e.cause === "object" &&
-  e.cause !== null &&
-  "sendOutcomeUnknown" in e.cause &&
-  e.cause.sendOutcomeUnknown === true
-
-export const submitFailure = (ctx: RequestContext, e: TermPilotError, now: number): CommandResult =>
-  REJECTED_CODES.has(e.code)
-    ? notSent(ctx, "rejected", e.code, e.message, now)
-    : UNREACHABLE_CODES.has(e.code) && !sendOutcomeUnknown(e)
-      ? notSent(ctx, "error", e.code, e.message, now)
-      : maybeSent(ctx, e.code, e.message, now)
+export const submitFailure = (ctx: RequestContext, e: SendError, now: number): CommandResult =>
+  e._tag === "SendOutcomeUnknown"
+    ? maybeSent(ctx, e.code, e.message, now)
+    : REJECTED_CODES.has(e.code)
+      ? notSent(ctx, "rejected", e.code, e.message, now)
+      : UNREACHABLE_CODES.has(e.code)
+        ? notSent(ctx, "error", e.code, e.message, now)
+        : maybeSent(ctx, e.code, e.message, now)

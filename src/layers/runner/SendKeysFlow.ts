@@ -11,12 +11,11 @@ import { Cause, Effect, Exit, Option } from "effect"
 import { validateSessionId } from "../../domain/CommandValidation.js"
 import { type KeyItem, keyBytes, readableKeys, validateKeys } from "../../domain/Keys.js"
 import type { KeysSent } from "../../services/CommandRunner.js"
-import { deadlineExceeded, fail, type TermPilotError } from "../../services/Errors.js"
+import { deadlineExceeded, type ErrorCode, fail, type TermPilotError } from "../../services/Errors.js"
 import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
-import { sendOutcomeUnknown } from "./CommandResults.js"
 
 export const KEYS_EFFECT =
   "TermPilot types these keys into that session as they are, once, whatever program is running there (a busy shell, a pager, a prompt); no Enter is added unless Enter is listed."
@@ -26,11 +25,10 @@ const cancelled = fail(
   "The client cancelled the call before the keys were sent; nothing was sent."
 )
 
-const maybeSent = (e: TermPilotError, sessionId: string) =>
+const maybeSent = (e: { readonly code: ErrorCode; readonly message: string }, sessionId: string) =>
   fail(
     e.code,
-    `Sending the keys to session '${sessionId}' failed partway (${e.message}); some of them may have been typed. Read the terminal before doing anything else.`,
-    e.cause
+    `Sending the keys to session '${sessionId}' failed partway (${e.message}); some of them may have been typed. Read the terminal before doing anything else.`
   )
 
 /** send_keys over the runner's Terminal (CommandRunner.sendKeys). */
@@ -75,5 +73,5 @@ export const sendKeys = (
       return yield* maybeSent(fail("internal_error", "unexpected failure"), sessionId)
     }
     const e = failure.value
-    return yield* sendOutcomeUnknown(e) ? maybeSent(e, sessionId) : e
+    return yield* e._tag === "SendOutcomeUnknown" ? maybeSent(e, sessionId) : e
   })

@@ -15,7 +15,13 @@ import type {
   ServerResponse,
   VariableResponse
 } from "../../../generated/iterm2/Iterm2Messages.js"
-import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
+import {
+  fail,
+  outcomeUnknown,
+  type SendError,
+  sessionNotFound,
+  type TermPilotError
+} from "../../../services/Errors.js"
 import type { Iterm2Connection, Iterm2Error } from "./ConnectionService.js"
 
 type Conn = Iterm2Connection["Service"]
@@ -24,8 +30,9 @@ export const unavailable = (error: Iterm2Error): TermPilotError =>
   fail("iterm2_unavailable", error.message, error)
 
 /** A transaction's own failure (begin/end) as iTerm2 being unavailable; others pass through. */
-export const orUnavailable = (error: TermPilotError | Iterm2Error): TermPilotError =>
-  error._tag === "Iterm2Error" ? unavailable(error) : error
+export const orUnavailable = <E extends SendError = TermPilotError>(
+  error: E | Iterm2Error
+): E | TermPilotError => (error._tag === "Iterm2Error" ? unavailable(error) : error)
 
 /**
  * Only an exact session GUID may reach iTerm2 (src/domain/iterm2/Iterm2Id.ts): passed through, a
@@ -177,7 +184,7 @@ export const getLines = (conn: Conn, sessionId: string, first: number, end: numb
 
 /**
  * Types `text` into exactly `sessionId`, broadcast suppressed. Once the request may have left, a
- * failure is `iterm2_unavailable` with `cause: { sendOutcomeUnknown: true }`; `what` names what
+ * failure is a `SendOutcomeUnknown` (`iterm2_unavailable`); `what` names what
  * may have arrived ("the command").
  */
 export const sendText = (
@@ -185,14 +192,12 @@ export const sendText = (
   sessionId: string,
   text: string,
   what: string
-): Effect.Effect<void, TermPilotError> => {
+): Effect.Effect<void, SendError> => {
   const unknown = (detail: string) =>
-    fail("iterm2_unavailable", `${detail} may or may not have reached session '${sessionId}'.`, {
-      sendOutcomeUnknown: true
-    })
+    outcomeUnknown("iterm2_unavailable", `${detail} may or may not have reached session '${sessionId}'.`)
   return conn.call({ send_text_request: { session: sessionId, text, suppress_broadcast: true } }).pipe(
     Effect.mapError((e) => unknown(`${e.message} ${what.charAt(0).toUpperCase()}${what.slice(1)}`)),
-    Effect.flatMap((reply) => {
+    Effect.flatMap((reply): Effect.Effect<void, SendError> => {
       const status = reply.send_text_response?.status ?? (reply.send_text_response ? "OK" : "MISSING")
       if (status === "OK") return Effect.void
       if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
@@ -205,10 +210,10 @@ export const sendText = (
  * `body` (a check and then a send) inside one transaction. Once `body` succeeded (iTerm2 confirmed
  * the send), a failure to end the transaction does not turn the outcome into a failure.
  */
-export const inTransaction = <A>(
+export const inTransaction = <A, E extends SendError = TermPilotError>(
   conn: Conn,
-  body: Effect.Effect<A, TermPilotError>
-): Effect.Effect<A, TermPilotError> =>
+  body: Effect.Effect<A, E>
+): Effect.Effect<A, E | TermPilotError> =>
   Effect.gen(function* () {
     const confirmed = yield* Ref.make(Option.none<A>())
     return yield* body.pipe(

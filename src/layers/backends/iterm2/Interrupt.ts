@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { CLAIM_VARIABLE } from "../../../domain/iterm2/ClaimVariable.js"
 import { ETX, interruptVerdict } from "../../../domain/iterm2/InterruptVerdict.js"
-import { fail, type TermPilotError } from "../../../services/Errors.js"
+import { fail, type SendError } from "../../../services/Errors.js"
 import type { InterruptCheck } from "../../../services/Terminal.js"
 import { inTransaction, promptAndVariables, sendText } from "./Calls.js"
 import type { Iterm2Claims } from "./Claims.js"
@@ -27,7 +27,7 @@ export const interruptCommand = (
   claims: Iterm2Claims["Service"],
   sessionId: string,
   promptId: string
-): Effect.Effect<InterruptCheck, TermPilotError> =>
+): Effect.Effect<InterruptCheck, SendError> =>
   inTransaction(
     conn,
     Effect.gen(function* () {

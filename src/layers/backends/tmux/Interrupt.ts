@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { interruptVerdict } from "../../../domain/tmux/InterruptVerdict.js"
 import { flagsOf } from "../../../domain/tmux/PaneFormat.js"
 import { interruptLine } from "../../../domain/tmux/SendEncoding.js"
-import { fail, type TermPilotError } from "../../../services/Errors.js"
+import { fail, type SendError } from "../../../services/Errors.js"
 import type { InterruptCheck } from "../../../services/Terminal.js"
 import { claimPane, releasePane } from "./Claims.js"
 import { mayHaveReached, type OwnPane, refuseOwnPane } from "./Readiness.js"
@@ -18,7 +18,7 @@ import type { TmuxRegistry } from "./Registry.js"
 
 export const makeTmuxInterrupt =
   (registry: TmuxRegistry, own: OwnPane | null) =>
-  (sessionId: string, promptId: string): Effect.Effect<InterruptCheck, TermPilotError> =>
+  (sessionId: string, promptId: string): Effect.Effect<InterruptCheck, SendError> =>
     Effect.gen(function* () {
       const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       yield* refuseOwnPane(own, resolved, sessionId, "interrupts a command")

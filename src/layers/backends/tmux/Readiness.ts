@@ -8,7 +8,14 @@
 import { resolve as resolvePath } from "node:path"
 import { Effect, Result } from "effect"
 import { type FlagRow, flagsOf } from "../../../domain/tmux/PaneFormat.js"
-import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
+import {
+  fail,
+  outcomeUnknown,
+  type SendError,
+  type SendOutcomeUnknown,
+  sessionNotFound,
+  type TermPilotError
+} from "../../../services/Errors.js"
 import type { Readiness } from "../../../services/Terminal.js"
 import { claimAware } from "./Claims.js"
 import { noteTokens } from "./Inventory.js"
@@ -76,10 +83,11 @@ export const readinessOf = (server: TmuxServer, pane: number, row: FlagRow): Rea
 /** A transport failure once the write may have left: `tmux_unavailable`, outcome unknown. */
 export const mayHaveReached =
   (sessionId: string, what: string) =>
-  (e: TermPilotError): TermPilotError =>
-    fail("tmux_unavailable", `${e.message} The ${what} may or may not have reached session '${sessionId}'.`, {
-      sendOutcomeUnknown: true
-    })
+  (e: TermPilotError): SendOutcomeUnknown =>
+    outcomeUnknown(
+      "tmux_unavailable",
+      `${e.message} The ${what} may or may not have reached session '${sessionId}'.`
+    )
 
 /**
  * When tmux refused one of the lines that type into a pane (`replies` in order): the first refused
@@ -90,7 +98,7 @@ export const typingRefusal = (
   replies: ReadonlyArray<{ readonly ok: boolean; readonly lines: ReadonlyArray<string> }>,
   sessionId: string,
   what: string
-): TermPilotError | undefined => {
+): SendError | undefined => {
   const refused = replies.findIndex((r) => !r.ok)
   if (refused < 0) return undefined
   if (refused === 0) {
@@ -100,9 +108,8 @@ export const typingRefusal = (
       `tmux refused to type into session '${sessionId}' (${why}); nothing was sent.`
     )
   }
-  return fail(
+  return outcomeUnknown(
     "tmux_unavailable",
-    `tmux typed part of ${what} into session '${sessionId}' and then refused the rest.`,
-    { sendOutcomeUnknown: true }
+    `tmux typed part of ${what} into session '${sessionId}' and then refused the rest.`
   )
 }

@@ -10,14 +10,14 @@ import { Effect } from "effect"
 import { keyTargetRefusal } from "../../../domain/tmux/InterruptVerdict.js"
 import { flagsOf } from "../../../domain/tmux/PaneFormat.js"
 import { typeLines } from "../../../domain/tmux/SendEncoding.js"
-import { fail, type TermPilotError } from "../../../services/Errors.js"
+import { fail, type SendError } from "../../../services/Errors.js"
 import { claimPane, releasePane } from "./Claims.js"
 import { mayHaveReached, type OwnPane, refuseOwnPane, typingRefusal } from "./Readiness.js"
 import type { TmuxRegistry } from "./Registry.js"
 
 export const makeTmuxKeys =
   (registry: TmuxRegistry, own: OwnPane | null) =>
-  (sessionId: string, bytes: string): Effect.Effect<void, TermPilotError> =>
+  (sessionId: string, bytes: string): Effect.Effect<void, SendError> =>
     Effect.gen(function* () {
       const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       yield* refuseOwnPane(own, resolved, sessionId, "types keys")
