@@ -7,9 +7,39 @@
  * pane whose command runs; and the chain of programs a prompt is reached through (`via`). Null where
  * it cannot be read: no /proc (macOS), or the pane's processes are not visible from here.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs"
 
 const hasProc = existsSync("/proc/self/stat")
+
+/** One buffer for the small /proc files read here (stat, status): no allocation or fstat per read. */
+const procBuffer = Buffer.allocUnsafe(4096)
+
+/**
+ * The text (latin1) of a small /proc file; null when it cannot be read. Read into one shared
+ * buffer (a listing reads two per pane); a file that fills it is read again whole.
+ */
+export const readProcText = (path: string): string | null => {
+  let fd: number
+  try {
+    fd = openSync(path, "r")
+  } catch {
+    return null
+  }
+  try {
+    const length = readSync(fd, procBuffer, 0, procBuffer.length, 0)
+    return length < procBuffer.length
+      ? procBuffer.toString("latin1", 0, length)
+      : readFileSync(path, "latin1")
+  } catch {
+    return null
+  } finally {
+    try {
+      closeSync(fd)
+    } catch {
+      // Nothing to do: the text, if any, was read.
+    }
+  }
+}
 
 /** Programs that carry a person to another shell: remote logins, container execs, user switches, shells. */
 export const TRANSPORTS: ReadonlySet<string> = new Set([
@@ -91,12 +121,8 @@ interface Stat {
 
 /** /proc/<pid>/stat; null when there is no such process. */
 const statOf = (pid: number): Stat | null => {
-  let stat: string
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "latin1")
-  } catch {
-    return null
-  }
+  const stat = readProcText(`/proc/${pid}/stat`)
+  if (stat === null) return null
   // pid (comm) state ppid pgrp session tty_nr tpgid …; comm may hold spaces and parentheses.
   const close = stat.lastIndexOf(")")
   const fields = stat.slice(close + 2).split(" ")
@@ -273,5 +299,7 @@ export const viaOf = (
     const head = nestedUnder === rootPid ? [] : chain(rootPid, nestedUnder)
     return program === null || head === null ? null : [...head, ...program.via]
   }
+  // The pane's own shell shows the prompt: nothing in between, no walk up /proc.
+  if (shellPid === rootPid) return []
   return shellPid === null ? null : chain(rootPid, shellPid)
 }

@@ -4,7 +4,6 @@
  * every session that has none yet (so its marks are watched from now on), and `is_current` from
  * the most recently active client that is not a control client.
  */
-import { readFileSync } from "node:fs"
 import { userInfo } from "node:os"
 import { Effect } from "effect"
 import { parseOsc7 } from "../../../domain/Osc133.js"
@@ -21,7 +20,7 @@ import { formatPaneId } from "../../../domain/tmux/TmuxId.js"
 import type { TermPilotError } from "../../../services/Errors.js"
 import type { SessionInfo } from "../../../services/Terminal.js"
 import { claimAware } from "./Claims.js"
-import { viaOf } from "./Foreground.js"
+import { readProcText, viaOf } from "./Foreground.js"
 import { entryReadiness, type StreamView } from "./PaneTable.js"
 import type { TmuxServer } from "./Server.js"
 
@@ -84,12 +83,8 @@ let ownName: string | null | undefined
  */
 export const localShellUser = (pid: number | null): string | null => {
   if (pid === null || ownUid < 0) return null
-  let status: string
-  try {
-    status = readFileSync(`/proc/${pid}/status`, "latin1")
-  } catch {
-    return null
-  }
+  const status = readProcText(`/proc/${pid}/status`)
+  if (status === null) return null
   if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1) !== ownUid) return null
   if (ownName === undefined) {
     try {
