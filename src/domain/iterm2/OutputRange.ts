@@ -2,7 +2,8 @@
  * OutputRange — where one command's output is in an iTerm2 session's buffer, pure. iTerm2 reports
  * a prompt's output range from the row after its command line to the cursor, so the end is clamped
  * to the next prompt's start; an end at column 0 excludes its row. When the prompt scrolled out of
- * the history, what is kept ends at the oldest prompt still kept. A read returns the newest rows
+ * the history, what is kept ends at the oldest prompt still kept. The next prompt's start may be
+ * known from its notification, when it is no earlier than the output's start. A read returns the newest rows
  * of the range (cut at its start and end columns) and counts every row of it.
  */
 import type { Coord, GetPromptResponse, LineContents } from "../../generated/iterm2/Iterm2Messages.js"
@@ -22,11 +23,20 @@ export const nextPromptId = (later: ReadonlyArray<string>, promptId: string): st
   return at < 0 ? undefined : later[at + 1]
 }
 
+/** Where output reported up to `cursor` ends: at the next prompt's `start` when that comes first. */
+export const clampToStart = (cursor: Coord, start: Coord | undefined): Coord =>
+  start !== undefined && before(start, cursor) ? start : cursor
+
 /** Where output reported up to `cursor` ends: at the next prompt's start when that comes first. */
-export const clampToPrompt = (cursor: Coord, next: GetPromptResponse | undefined): Coord => {
-  const start = promptStart(next)
-  return start !== undefined && before(start, cursor) ? start : cursor
-}
+export const clampToPrompt = (cursor: Coord, next: GetPromptResponse | undefined): Coord =>
+  clampToStart(cursor, promptStart(next))
+
+/**
+ * Whether a next prompt's start known from its notification may be used for an output range
+ * starting at `outputStart`: a prompt drawn after the command cannot start before its output.
+ */
+export const plausibleNextStart = (start: Coord | undefined, outputStart: Coord): start is Coord =>
+  start !== undefined && !before(start, outputStart)
 
 /** The output range a prompt reports, null when iTerm2 reports no rows for it. */
 export const reportedRange = (

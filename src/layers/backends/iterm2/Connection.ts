@@ -30,6 +30,9 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
       for (const queue of subscribers) Queue.offerUnsafe(queue, event)
     }
     let lastId = 0
+    /** Each connection's number (`connectionId`), in the order they were opened. */
+    const numbers = new WeakMap<Iterm2Transport, number>()
+    let lastNumber = 0
     /** ITERM2_COOKIE / ITERM2_KEY: single-use, taken by the first connection attempt. */
     const envCredentials = yield* Ref.make<Credentials | undefined>(
       Option.match(settings.cookie, {
@@ -91,6 +94,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
           publish({ _tag: "Disconnected" })
         }
       })
+      numbers.set(rpc, ++lastNumber)
       yield* Effect.logDebug(`connected to iTerm2 (protocol ${socket.protocolVersion.join(".")})`)
       return rpc
     })
@@ -256,6 +260,7 @@ export const Iterm2ConnectionLive: Layer.Layer<Iterm2Connection, never, AppConfi
           )
       ).pipe(Effect.map(Queue.asDequeue)),
       transaction,
+      connectionId: Effect.map(connection, (rpc) => numbers.get(rpc) ?? 0),
       protocolVersion: Effect.map(connection, (rpc) => rpc.protocolVersion)
     })
   })

@@ -60,6 +60,12 @@ export class Iterm2Connection extends Context.Service<
      * of this process; the end is sent even when `body` fails or is interrupted.
      */
     readonly transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Iterm2Error, R>
+    /**
+     * The number of the connection requests go on now (connects if needed; inside a transaction,
+     * its own). Each new connection gets a new number, so what iTerm2 keeps per connection (a
+     * notification subscription) is known to hold only while this number stays the same.
+     */
+    readonly connectionId: Effect.Effect<number, Iterm2Error>
     /** `[major, minor]` from X-iTerm2-Protocol-Version at the last handshake (connects if needed). */
     readonly protocolVersion: Effect.Effect<readonly [number, number], Iterm2Error>
   }

@@ -1,16 +1,16 @@
 /**
  * The PromptTracker over iTerm2 (Iterm2PromptTrackerLive): shell-integration events of one iTerm2
- * session. It listens to the connection's events first, then subscribes to NOTIFY_ON_PROMPT (all
- * three modes in one request, since iTerm2 keeps the first request's modes) and
- * NOTIFY_ON_TERMINATE_SESSION, both sent at once.
+ * session. A watcher listens to the connection's events first, then makes sure of the session's
+ * prompt subscription, which every watcher of that session shares (PromptSessions.ts: a request
+ * only for the first watcher on a connection). Each prompt notification is noted (where the prompt
+ * starts) before it is handed on, so whoever takes the Prompt event finds its start known.
  */
 import { Effect, Layer, Queue } from "effect"
 import { promptEventOf } from "../../../domain/iterm2/PromptNotice.js"
-import type { NotificationRequest, NotificationResponse } from "../../../generated/iterm2/Iterm2Messages.js"
-import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
 import { type PromptEvent, PromptTracker } from "../../../services/PromptTracker.js"
-import { exactSessionId, replyField, unavailable } from "./Calls.js"
+import { exactSessionId } from "./Calls.js"
 import { Iterm2Connection, type Iterm2Event } from "./ConnectionService.js"
+import { Iterm2PromptSessions, Iterm2PromptSessionsLive } from "./PromptSessions.js"
 
 /** The PromptEvent an iTerm2 event means for `sessionId`, if any (a dropped connection: Lost). */
 const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | undefined =>
@@ -25,47 +25,17 @@ const toPromptEvent = (sessionId: string, event: Iterm2Event): PromptEvent | und
 /** Event queue bound per watched session; a watcher that falls this far behind drops the oldest. */
 const WATCH_CAPACITY = 256
 
-export const Iterm2PromptTrackerLive = Layer.effect(
+const Iterm2PromptTrackerOwn = Layer.effect(
   PromptTracker,
   Effect.gen(function* () {
     const conn = yield* Iterm2Connection
-
-    /** A subscription's reply: fine when made (or already there), else why not. */
-    const subscribed =
-      (sessionId: string) =>
-      (reply: NotificationResponse): Effect.Effect<void, TermPilotError> => {
-        const status = reply.status ?? "OK"
-        if (status === "OK" || status === "ALREADY_SUBSCRIBED") return Effect.void
-        if (status === "SESSION_NOT_FOUND") return Effect.fail(sessionNotFound(sessionId))
-        return Effect.fail(
-          fail(
-            "shell_integration_required",
-            `iTerm2 refused to report command completion for session '${sessionId}' (${status}); nothing was sent.`
-          )
-        )
-      }
-
-    /** The subscriptions sent at once (one round trip); the first refusal, in order, fails. */
-    const subscribe = (
-      sessionId: string,
-      requests: ReadonlyArray<NotificationRequest>
-    ): Effect.Effect<void, TermPilotError> =>
-      Effect.flatMap(
-        Effect.mapError(
-          conn.callAll(requests.map((request) => ({ notification_request: request }))),
-          unavailable
-        ),
-        (replies) =>
-          Effect.forEach(
-            replies,
-            (reply) => Effect.flatMap(replyField(reply, "notification_response"), subscribed(sessionId)),
-            { discard: true }
-          )
-      )
+    const sessions = yield* Iterm2PromptSessions
 
     const watch = (sessionId: string) =>
       Effect.gen(function* () {
         yield* exactSessionId(sessionId)
+        // Before the subscription is looked at: a connection that drops from here on is seen as
+        // Disconnected, so a subscription known for it never silently covers a newer one.
         const events = yield* conn.events
         const out = yield* Effect.acquireRelease(Queue.sliding<PromptEvent>(WATCH_CAPACITY), Queue.shutdown)
         // Interruptible even when watch is called from an uninterruptible region (the runner's send
@@ -76,24 +46,21 @@ export const Iterm2PromptTrackerLive = Layer.effect(
               Queue.take(events).pipe(
                 Effect.flatMap((event) => {
                   const mapped = toPromptEvent(sessionId, event)
-                  return mapped === undefined ? Effect.void : Queue.offer(out, mapped)
+                  if (mapped === undefined) return Effect.void
+                  if (event._tag === "Notification") sessions.note(sessionId, event.notification)
+                  return Queue.offer(out, mapped)
                 })
               )
             )
           )
         )
-        yield* subscribe(sessionId, [
-          {
-            session: sessionId,
-            subscribe: true,
-            notification_type: "NOTIFY_ON_PROMPT",
-            prompt_monitor_request: { modes: ["PROMPT", "COMMAND_START", "COMMAND_END"] }
-          },
-          { session: "all", subscribe: true, notification_type: "NOTIFY_ON_TERMINATE_SESSION" }
-        ])
+        yield* sessions.subscribe(sessionId)
         return out as Queue.Dequeue<PromptEvent>
       }).pipe(Effect.withSpan("Iterm2PromptTracker.watch"))
 
     return PromptTracker.of({ watch })
   })
 )
+
+/** The PromptTracker over iTerm2, with the backend's shared prompt subscriptions. */
+export const Iterm2PromptTrackerLive = Iterm2PromptTrackerOwn.pipe(Layer.provide(Iterm2PromptSessionsLive))

@@ -1,17 +1,20 @@
 /**
  * Bounded text from iTerm2's buffer: the screen plus scrollback tail of a session, and the tail of
  * one command's output range. Each read fetches only the rows it may return (plus, for the screen,
- * the blank rows below the last written one), inside one transaction so coordinates stay valid.
+ * the blank rows below the last written one); a screen read inside one transaction so its
+ * coordinates stay valid, a command's output without one (its coordinates are absolute).
  * Which rows those are is the pure rules' (src/domain/iterm2/ScreenRows.ts, OutputRange.ts).
  */
 import { Effect } from "effect"
 import {
   clampToPrompt,
+  clampToStart,
   lostPromptSpan,
   nextPromptId,
   type OutputSpan,
   outputLines,
   outputWindow,
+  plausibleNextStart,
   promptStart,
   reportedRange,
   rowCount
@@ -99,18 +102,27 @@ const promptAndLater = (
     return { prompt: found, later: ids.unique_prompt_id ?? [] }
   })
 
-/** Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt. */
+/** Where prompts start, as their notifications reported them (PromptSessions.ts); undefined: ask. */
+export type KnownStart = (sessionId: string, promptId: string) => Coord | undefined
+
+/**
+ * Where the output of `promptId` ends: iTerm2 reports the cursor, so clamp to the next prompt,
+ * whose start its notification gave (no request), else asked for.
+ */
 const outputEnd = (
   conn: Conn,
+  known: KnownStart,
   sessionId: string,
   promptId: string,
-  cursor: Coord,
+  range: { readonly start: Coord; readonly cursor: Coord },
   later: ReadonlyArray<string>
 ) =>
   Effect.gen(function* () {
     const next = nextPromptId(later, promptId)
-    if (next === undefined) return cursor
-    return clampToPrompt(cursor, yield* getPrompt(conn, sessionId, next))
+    if (next === undefined) return range.cursor
+    const start = known(sessionId, next)
+    if (plausibleNextStart(start, range.start)) return clampToStart(range.cursor, start)
+    return clampToPrompt(range.cursor, yield* getPrompt(conn, sessionId, next))
   })
 
 /**
@@ -120,6 +132,7 @@ const outputEnd = (
  */
 export const outputRowCount = (
   conn: Conn,
+  known: KnownStart,
   sessionId: string,
   promptId: string
 ): Effect.Effect<number | null, TermPilotError> =>
@@ -127,7 +140,7 @@ export const outputRowCount = (
     const { prompt, later } = yield* promptAndLater(conn, sessionId, promptId)
     const range = prompt === undefined ? null : reportedRange(prompt)
     if (range === null) return null
-    return rowCount(range.start, yield* outputEnd(conn, sessionId, promptId, range.cursor, later))
+    return rowCount(range.start, yield* outputEnd(conn, known, sessionId, promptId, range, later))
   })
 
 const unavailableOutput = (detail: string) =>
@@ -155,6 +168,7 @@ const endAfterLostPrompt = (conn: Conn, sessionId: string) =>
 
 const outputSpan = (
   conn: Conn,
+  known: KnownStart,
   sessionId: string,
   promptId: string
 ): Effect.Effect<OutputSpan, TermPilotError> =>
@@ -167,22 +181,25 @@ const outputSpan = (
     }
     const range = reportedRange(prompt)
     if (range === null) return yield* unavailableOutput("iTerm2 reported no output range")
-    const end = yield* outputEnd(conn, sessionId, promptId, range.cursor, later)
+    const end = yield* outputEnd(conn, known, sessionId, promptId, range, later)
     return { start: range.start, end, complete: true }
   })
 
 /**
  * The bounded tail of the output range of the command typed at `promptId`. When that prompt (or
  * the start of its output) has scrolled out of the history, the kept tail is returned, truncated.
+ * No transaction: the range's coordinates are absolute, so they stay valid while the history
+ * grows; rows it trims in between come back missing, which `outputLines` reports as a cut.
  */
 export const readCommandOutput = (
   conn: Conn,
+  known: KnownStart,
   sessionId: string,
   promptId: string,
   bounds: ReadBounds
 ): Effect.Effect<CommandOutput, TermPilotError> =>
   Effect.gen(function* () {
-    const span = yield* outputSpan(conn, sessionId, promptId)
+    const span = yield* outputSpan(conn, known, sessionId, promptId)
     const window = outputWindow(span, bounds.maxLines)
     if (window === null)
       return { text: "", lineCount: 0, truncated: !span.complete, totalLines: span.complete ? 0 : null }
@@ -190,4 +207,4 @@ export const readCommandOutput = (
     const { lines, cut, totalLines } = outputLines(span, window, rows)
     const bounded = boundTail(lines, bounds)
     return { ...bounded, truncated: bounded.truncated || cut, totalLines }
-  }).pipe(conn.transaction, Effect.mapError(orUnavailable))
+  })

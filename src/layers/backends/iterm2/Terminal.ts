@@ -20,6 +20,7 @@ import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
 import { Iterm2Connection } from "./ConnectionService.js"
 import { interruptCommand } from "./Interrupt.js"
 import { describe, describeAll, readLayout } from "./Inventory.js"
+import { Iterm2PromptSessions, Iterm2PromptSessionsLive } from "./PromptSessions.js"
 import { outputRowCount, readCommandOutput, readScreen } from "./Read.js"
 import { promptAndScreen, sessionReadiness } from "./Readiness.js"
 import { readSince } from "./ReadSince.js"
@@ -29,6 +30,7 @@ const Iterm2TerminalWithClaims = Layer.effect(
   Effect.gen(function* () {
     const conn = yield* Iterm2Connection
     const claims = yield* Iterm2Claims
+    const sessions = yield* Iterm2PromptSessions
     const { identity } = claims
 
     const listSessions = Effect.gen(function* () {
@@ -117,9 +119,13 @@ const Iterm2TerminalWithClaims = Layer.effect(
           inTransaction(conn, submit(id, command)).pipe(Effect.withSpan("Iterm2Terminal.submit"))
         ),
       commandOutput: (sessionId, promptId, bounds) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => readCommandOutput(conn, id, promptId, bounds)),
+        Effect.flatMap(exactSessionId(sessionId), (id) =>
+          readCommandOutput(conn, sessions.promptStart, id, promptId, bounds)
+        ),
       outputLineCount: (sessionId, promptId) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => outputRowCount(conn, id, promptId)),
+        Effect.flatMap(exactSessionId(sessionId), (id) =>
+          outputRowCount(conn, sessions.promptStart, id, promptId)
+        ),
       interrupt: (sessionId, promptId) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => interruptCommand(conn, claims, id, promptId)),
       sendKeys: (sessionId, bytes) =>
@@ -130,5 +136,10 @@ const Iterm2TerminalWithClaims = Layer.effect(
   })
 )
 
-/** The Terminal over iTerm2, with this process's claims (released when the layer closes). */
-export const Iterm2TerminalLive = Iterm2TerminalWithClaims.pipe(Layer.provide(Iterm2ClaimsLive))
+/**
+ * The Terminal over iTerm2, with this process's claims (released when the layer closes) and the
+ * prompt starts its PromptTracker notes (the same Iterm2PromptSessionsLive, built once per build).
+ */
+export const Iterm2TerminalLive = Iterm2TerminalWithClaims.pipe(
+  Layer.provide(Layer.merge(Iterm2ClaimsLive, Iterm2PromptSessionsLive))
+)
