@@ -188,23 +188,25 @@ const listSessions = async (o: FigureOptions, base: Base) => {
 
 export const termpilotFigures = async (o: FigureOptions): Promise<ReadonlyArray<Row>> => {
   const base: Base = { subject: `termpilot (${o.backend.name})`, node: o.node.version }
+  const hotPathsOnly = o.backend.figures === "hot-paths"
   const rows: Array<Row> = []
-  if (o.backend.figures === "hot-paths") {
+  if (!hotPathsOnly && o.figures.has("startup")) {
+    o.log(`  start-up and memory (${o.runs} spawns)`)
+    rows.push(...(await startup(o, base)))
+  }
+  if (o.figures.has("run")) {
     o.log("  run_command `true`")
     rows.push(...(await runTrue(o, base)))
+  }
+  if (o.figures.has("list")) {
     o.log("  list_sessions")
     rows.push(...(await listSessions(o, base)))
-    return rows
   }
-  o.log(`  start-up and memory (${o.runs} spawns)`)
-  rows.push(...(await startup(o, base)))
-  o.log("  run_command `true`")
-  rows.push(...(await runTrue(o, base)))
-  o.log("  list_sessions")
-  rows.push(...(await listSessions(o, base)))
-  o.log("  read_terminal and large outputs")
+  if (hotPathsOnly) return rows
   rows.push(...(await outputFigures(o, base)))
-  o.log("  wait_for_output")
-  rows.push(...(await waitFigures(o, base)))
+  if (o.figures.has("wait")) {
+    o.log("  wait_for_output")
+    rows.push(...(await waitFigures(o, base)))
+  }
   return rows
 }

@@ -1,6 +1,7 @@
 /**
- * Harness — what every figure module shares: the options of one (backend, Node) pass, timed
- * loops, and a world or a spawned server that is always closed afterwards.
+ * Harness — what every figure module shares: the options of one (backend, Node) pass, the groups
+ * of figures a run measures (BENCH_FIGURES), timed loops, and a world or a spawned server that is
+ * always closed afterwards.
  */
 import { performance } from "node:perf_hooks"
 import type { BenchBackend, BenchWorld } from "./Backends.js"
@@ -9,14 +10,43 @@ import type { Row } from "./Stats.js"
 
 export type Base = Pick<Row, "subject" | "node">
 
+/**
+ * The groups of figures a run can be narrowed to (BENCH_FIGURES, comma-separated; all when unset):
+ * the floors, the pane stream's CPU and the package are run.ts's, the rest each backend's.
+ */
+export const FIGURE_GROUPS = [
+  "floors",
+  "stream",
+  "startup",
+  "run",
+  "list",
+  "read",
+  "big",
+  "wait",
+  "package"
+] as const
+export type FigureGroup = (typeof FIGURE_GROUPS)[number]
+
+/** BENCH_FIGURES's groups; an unknown name fails the run, naming the known ones. */
+export const figureGroups = (setting: string | undefined): ReadonlySet<FigureGroup> => {
+  if (setting === undefined || setting.trim() === "") return new Set(FIGURE_GROUPS)
+  const names = setting.split(",").map((name) => name.trim().toLowerCase())
+  const unknown = names.filter((name) => !(FIGURE_GROUPS as ReadonlyArray<string>).includes(name))
+  if (unknown.length > 0)
+    throw new Error(`BENCH_FIGURES: unknown ${unknown.join(", ")}; known: ${FIGURE_GROUPS.join(", ")}`)
+  return new Set(names as Array<FigureGroup>)
+}
+
 export interface FigureOptions {
   readonly backend: BenchBackend
   readonly node: NodeRuntime
   readonly bin: string
   /** Runs per timed figure (≥ 30 for the table of record). */
   readonly runs: number
-  /** Median spawn → initialize of the bare MCP SDK server on this Node, for the ratio row. */
+  /** Median spawn → initialize of the bare MCP SDK server on this Node, for the ratio row (NaN unmeasured). */
   readonly bareInitializeMs: number
+  /** Which of the backend's figures to measure. */
+  readonly figures: ReadonlySet<FigureGroup>
   readonly log: (line: string) => void
 }
 

@@ -5,15 +5,19 @@
  * `npm ci --prefix`; either missing, this Node stands in), beside the floors (bare `node -e ''`, a bare MCP SDK server). Prints one table
  * (median and p95 of BENCH_RUNS runs, default 30; each row with its target and ok/SHORT) and
  * writes it, with the machine's description, between the markers in docs/benchmarks.md
- * (BENCH_WRITE=0: print only). BENCH_BIN measures another build's bin with the same figures;
- * BENCH_BACKENDS (e.g. "tmux") and BENCH_NODE22=0 narrow a run for a quick look.
+ * (BENCH_WRITE=0: print only), followed by issue 23's table of targets (Issue23.ts). BENCH_BIN
+ * measures another build's bin with the same figures; BENCH_BACKENDS (e.g. "tmux"), BENCH_FIGURES
+ * (e.g. "startup,big": Harness.ts's FIGURE_GROUPS) and BENCH_NODE22=0 narrow a run for a quick
+ * look, which then only prints (BENCH_WRITE=1 writes it anyway).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus, freemem, loadavg, release, totalmem } from "node:os"
 import { join, resolve } from "node:path"
 import { backends } from "./Backends.js"
 import { termpilotFigures } from "./Figures.js"
-import { buildBareServer, floorFigures } from "./Floors.js"
+import { buildBareServer, type FloorFigures, floorFigures } from "./Floors.js"
+import { figureGroups } from "./Harness.js"
+import { issue23Rows } from "./Issue23.js"
 import { packageFigures } from "./PackageFigures.js"
 import { nodeRuntime } from "./Spawned.js"
 import { markdownTable, type Row } from "./Stats.js"
@@ -63,15 +67,22 @@ const main = async () => {
   const chosen = backends.filter(
     (b) => only === undefined || only.some((name) => b.name.toLowerCase().includes(name))
   )
+  const figures = figureGroups(process.env.BENCH_FIGURES)
+  const narrowed = only !== undefined || process.env.BENCH_FIGURES !== undefined
   if (nodes.length === 1) log("(Node 22 not installed: `npm ci --prefix .ci/node22` adds its rows)")
-  const bare = await buildBareServer(root)
   const rows: Array<Row> = []
   for (const node of nodes) {
-    log(`Node ${node.version}: floors`)
-    const floors = await floorFigures(node, bare, runs)
-    rows.push(...floors.rows)
-    log(`Node ${node.version}: the tmux pane stream`)
-    rows.push(...streamFigures(node, root, runs))
+    // The start-up ratio row needs the bare server's figure of the same run.
+    let floors: FloorFigures | undefined
+    if (figures.has("floors") || figures.has("startup")) {
+      log(`Node ${node.version}: floors`)
+      floors = await floorFigures(node, await buildBareServer(root), runs)
+      rows.push(...floors.rows)
+    }
+    if (figures.has("stream")) {
+      log(`Node ${node.version}: the tmux pane stream`)
+      rows.push(...streamFigures(node, root, runs))
+    }
     for (const backend of chosen) {
       log(`Node ${node.version}: termpilot against the ${backend.name}`)
       rows.push(
@@ -80,24 +91,37 @@ const main = async () => {
           node,
           bin,
           runs,
-          bareInitializeMs: floors.bareInitializeMs,
+          bareInitializeMs: floors?.bareInitializeMs ?? Number.NaN,
+          figures,
           log
         }))
       )
     }
   }
-  log("package size")
-  rows.push(...packageFigures(root))
-  const table = markdownTable(rows)
+  if (figures.has("package")) {
+    log("package size")
+    rows.push(...packageFigures(root))
+  }
   const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1)
   const text = [
     `Last run: ${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${minutes} min, bin \`${bin.replace(`${root}/`, "")}\`.`,
     `Machine: ${machine()}.`,
     "",
-    table
+    markdownTable(rows),
+    "",
+    "Issue 23's targets (the rows above that it sets a target for):",
+    "",
+    markdownTable(
+      issue23Rows(
+        rows,
+        nodes.map((n) => n.version)
+      )
+    )
   ].join("\n")
   console.log(text)
-  if (process.env.BENCH_WRITE !== "0") write(text)
+  const writing = process.env.BENCH_WRITE ?? (narrowed ? "0" : "1")
+  if (writing !== "0") write(text)
+  else if (narrowed) log("(a narrowed run: docs/benchmarks.md left as it is; BENCH_WRITE=1 writes it)")
   const short = rows.filter((r) => r.ok === false).length
   log(`${rows.filter((r) => r.ok === true).length} ok, ${short} SHORT`)
 }

@@ -7,19 +7,36 @@
  * (`NODE_OPTIONS=--enable-source-maps`): reading the map costs ~200 ms and ~70 MB at start.
  * Also writes dist/THIRD-PARTY-LICENSES.txt: the license of every package inside the bundle.
  * Runs after `tsc` in `npm run build`; installing the package needs no dependencies.
+ * `--out <dir>` builds into <dir>/dist instead, with a copy of package.json in <dir> (the bin reads
+ * its version there): a second build of the same tree for an A/B (BENCH_BIN, SOAK_BIN), leaving
+ * dist/ alone.
  */
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync
+} from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const dist = join(root, "dist")
+const outAt = process.argv.indexOf("--out")
+const out = outAt >= 0 && process.argv[outAt + 1] !== undefined ? resolve(process.argv[outAt + 1]) : root
+const dist = join(out, "dist")
+if (out !== root) {
+  mkdirSync(dist, { recursive: true })
+  copyFileSync(join(root, "package.json"), join(out, "package.json"))
+}
 
 const result = await build({
   absWorkingDir: root,
   entryPoints: ["src/cli/bin.ts"],
-  outfile: "dist/termpilot.main.cjs",
+  outfile: join(dist, "termpilot.main.cjs"),
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -56,7 +73,7 @@ if (wide !== null)
 await build({
   absWorkingDir: root,
   entryPoints: ["src/launcher/termpilot.ts"],
-  outfile: "dist/termpilot.js",
+  outfile: join(dist, "termpilot.js"),
   bundle: true,
   platform: "node",
   format: "esm",

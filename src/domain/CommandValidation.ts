@@ -3,6 +3,14 @@
  * session id every tool takes. Each validator returns an `invalid_request` message, or undefined
  * when the value is acceptable. Lengths are counted in Unicode code points, not UTF-16 units.
  */
+import {
+  DEFAULT_IGNORABLE,
+  EMOJI_MODIFIER,
+  EXTENDED_PICTOGRAPHIC,
+  FORMAT,
+  IDEOGRAPHIC,
+  SPACE_SEPARATOR
+} from "../generated/unicode/UnicodeProperties.js"
 import { isBidiControl } from "./Hygiene.js"
 
 /** Most code points a command may have (the prototype's limit, counted as Python does). */
@@ -34,15 +42,23 @@ export const codePointLength = (text: string): number => {
   return count
 }
 
-const FORMAT = /^\p{Cf}$/u
-const SPACE = /^\p{Zs}$/u
-/** Unicode's Default_Ignorable_Code_Point: code points a renderer shows as nothing. */
-const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u
-const EMOJI = /^\p{Extended_Pictographic}$/u
-const EMOJI_MODIFIER = /^\p{Emoji_Modifier}$/u
-const IDEOGRAPH = /^\p{Ideographic}$/u
-const is = (pattern: RegExp, cp: number | undefined) =>
-  cp !== undefined && pattern.test(String.fromCodePoint(cp))
+/**
+ * Whether `cp` is in a property's table (src/generated/unicode: ascending [first, last] ranges,
+ * flattened), by binary search. The tables stand in for `\p{…}` regexes, whose first use makes V8
+ * load the sets from Node's ICU data (docs/benchmarks.md, "Memory, step by step").
+ */
+const is = (ranges: ReadonlyArray<number>, cp: number | undefined): boolean => {
+  if (cp === undefined) return false
+  let lo = 0
+  let hi = ranges.length / 2 - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (cp < ranges[2 * mid]!) hi = mid - 1
+    else if (cp > ranges[2 * mid + 1]!) lo = mid + 1
+    else return true
+  }
+  return false
+}
 
 /** Characters that are not ignorable or format characters yet show as blank. */
 const BLANK_LOOKALIKES: ReadonlySet<number> = new Set([0x115f, 0x1160, 0x3164, 0xffa0, 0x2800])
@@ -60,9 +76,12 @@ const isKeycapBase = (cp: number | undefined) =>
  */
 const shapesNeighbour = (cp: number, before: number | undefined, after: number | undefined): boolean => {
   if (cp === ZWJ)
-    return (is(EMOJI, before) || is(EMOJI_MODIFIER, before) || before === VS16) && is(EMOJI, after)
-  if (cp === VS15 || cp === VS16) return is(EMOJI, before) || isKeycapBase(before)
-  if (cp >= 0xe0100 && cp <= 0xe01ef) return is(IDEOGRAPH, before)
+    return (
+      (is(EXTENDED_PICTOGRAPHIC, before) || is(EMOJI_MODIFIER, before) || before === VS16) &&
+      is(EXTENDED_PICTOGRAPHIC, after)
+    )
+  if (cp === VS15 || cp === VS16) return is(EXTENDED_PICTOGRAPHIC, before) || isKeycapBase(before)
+  if (cp >= 0xe0100 && cp <= 0xe01ef) return is(IDEOGRAPHIC, before)
   return false
 }
 
@@ -75,8 +94,9 @@ const invisibleClass = (cp: number, before: number | undefined, after: number | 
   if (cp === 0x20 || cp < 0x80) return undefined
   if (shapesNeighbour(cp, before, after)) return undefined
   if (is(FORMAT, cp)) return "a format character, which does not render"
-  if (is(SPACE, cp)) return "a space other than U+0020, which separates words unlike the space it looks like"
-  if (is(IGNORABLE, cp)) return "a character that does not render"
+  if (is(SPACE_SEPARATOR, cp))
+    return "a space other than U+0020, which separates words unlike the space it looks like"
+  if (is(DEFAULT_IGNORABLE, cp)) return "a character that does not render"
   if (BLANK_LOOKALIKES.has(cp)) return "a blank look-alike"
   return undefined
 }

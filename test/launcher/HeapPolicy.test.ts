@@ -1,0 +1,54 @@
+/**
+ * The heap policy the published bin applies to itself (src/launcher/termpilot.ts), with no V8 flag
+ * on the command line: the bin runs a stand-in bundle that allocates as a busy server does (many
+ * short-lived objects, some kept a while) and reports V8's heap spaces. The young generation stays
+ * at its initial size, where V8 alone doubles it under that load (the same stand-in run by plain
+ * `node` is the control).
+ */
+import { spawnSync } from "node:child_process"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const bin = resolve(import.meta.dirname, "../../dist/termpilot.js")
+const scratch = mkdtempSync(join(tmpdir(), "tp-heap-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** A CommonJS module function, as the bundle is: allocates, then prints the new space's size. */
+const STAND_IN = `(function (exports, require, module, __filename, __dirname) {
+  const v8 = require("node:v8")
+  let kept = []
+  for (let i = 0; i < 3e6; i++) {
+    kept.push({ i, text: "line " + i })
+    if (kept.length > 20000) kept = []
+  }
+  const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")
+  process.stdout.write(JSON.stringify({ newSpaceMb: space.space_size / 2 ** 20 }))
+})`
+
+const run = (args: ReadonlyArray<string>) => {
+  const r = spawnSync(process.execPath, args, {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch, XDG_CACHE_HOME: join(scratch, "cache") }
+  })
+  expect(r.status, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as { newSpaceMb: number }
+}
+
+describe("the bin's heap policy", () => {
+  it("keeps the young generation at its initial size under an allocating load; plain node grows it", () => {
+    if (!existsSync(bin)) throw new Error("dist/termpilot.js is missing: run `npm run build` first")
+    const dir = join(scratch, "dist")
+    mkdirSync(dir, { recursive: true })
+    copyFileSync(bin, join(dir, "termpilot.js"))
+    writeFileSync(join(dir, "termpilot.main.cjs"), STAND_IN)
+    const plain = join(scratch, "plain.cjs")
+    writeFileSync(plain, `${STAND_IN}.call(null, {}, require, module, __filename, __dirname)`)
+    const withPolicy = run([join(dir, "termpilot.js")])
+    const control = run([plain])
+    expect(withPolicy.newSpaceMb).toBeLessThanOrEqual(2)
+    expect(control.newSpaceMb).toBeGreaterThanOrEqual(8)
+  })
+})
