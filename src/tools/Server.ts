@@ -6,13 +6,15 @@
  * the client that made the call).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import { Effect, Exit } from "effect"
 import {
   type ApprovalConfig,
@@ -61,6 +63,21 @@ export const approvalNote = (approval: ApprovalConfig): string =>
   "dialog; a result with error_code declined_by_user means the user said no: do not retry it, ask the user. " +
   "send_keys (for a program that is not at a prompt: a [y/N] question, a pager, a REPL) always asks first."
 
+/**
+ * The SDK checks an answer to an approval form against the form's schema with ajv. Its validator
+ * (an Ajv instance with every string format compiled) is built on the first check instead of at
+ * start: most sessions never ask (issue 23, memory).
+ */
+const validatorOnFirstUse = (): jsonSchemaValidator => {
+  let ajv: AjvJsonSchemaValidator | undefined
+  return {
+    getValidator: (schema) => {
+      ajv ??= new AjvJsonSchemaValidator()
+      return ajv.getValidator(schema)
+    }
+  }
+}
+
 /** A fresh, unconnected MCP Server; connect it to a transport with `server.connect(transport)`. */
 export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server => {
   const tools = options.tools ?? toolRegistry()
@@ -69,6 +86,7 @@ export const makeServer = (run: ToolRunner, options: ServerOptions = {}): Server
     { name: SERVER_NAME, title: "TermPilot", version: options.version ?? packageVersion() },
     {
       capabilities: { tools: {} },
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions: tools.some((tool) => !tool.readOnly)
         ? `${SERVER_INSTRUCTIONS} ${approvalNote(options.approval ?? DEFAULT_APPROVAL_CONFIG)}`
         : `${SERVER_INSTRUCTIONS} ${READ_ONLY_NOTE}`
