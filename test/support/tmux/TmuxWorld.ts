@@ -7,7 +7,7 @@
  * It is the one world of the tmux tests: RecordedBackend runs the backend in process over it,
  * TmuxRig serves TermPilot's MCP tools over it, Proof reads its recorders.
  */
-import { execFile } from "node:child_process"
+import { execFile, execFileSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -33,6 +33,24 @@ export interface WorldPane {
   /** The pane's process (`script`), as tmux started it. */
   readonly pid: number
   readonly files: PaneFiles
+}
+
+/** Worlds not closed yet (see `endLeftoverWorlds`). */
+const open = new Set<TmuxWorld>()
+
+/**
+ * Ends the server of every world its test file did not close (a test that failed or timed out
+ * before its `close`), so that no tmux outlives the file; the number ended. Run after each file by
+ * test/support/IsolateTmux.ts.
+ */
+export const endLeftoverWorlds = (): number => {
+  const left = [...open]
+  for (const world of left) {
+    world.killServerNow()
+    open.delete(world)
+    rmSync(world.root, { recursive: true, force: true })
+  }
+  return left.length
 }
 
 export class TmuxWorld {
@@ -74,7 +92,9 @@ export class TmuxWorld {
    * the default one of its TMUX_TMPDIR, as a user's plain `tmux` would start it.
    */
   static create(options: { readonly defaultSocket?: boolean } = {}): TmuxWorld {
-    return new TmuxWorld(mkdtempSync(join(tmpdir(), "tp-tmux-")), options.defaultSocket === true)
+    const world = new TmuxWorld(mkdtempSync(join(tmpdir(), "tp-tmux-")), options.defaultSocket === true)
+    open.add(world)
+    return world
   }
 
   /** The environment the server (and so every pane) starts with: nothing of the test runner's tmux. */
@@ -303,7 +323,16 @@ export class TmuxWorld {
   /** Kills the server and removes the world's files. */
   async close(): Promise<void> {
     await this.killServer()
+    open.delete(this)
     rmSync(this.root, { recursive: true, force: true })
+  }
+
+  /** For a world never closed: kill-server on its socket (2 s bound), then SIGKILL its pid. */
+  killServerNow(): void {
+    try {
+      execFileSync("tmux", ["-S", this.socket, "kill-server"], { stdio: "ignore", timeout: 2_000 })
+    } catch {}
+    if (this.serverPid !== null && alive(this.serverPid)) process.kill(this.serverPid, "SIGKILL")
   }
 }
 
