@@ -2,9 +2,10 @@
  * VtParser — the one escape-sequence parser for terminal output (a tmux pane's stream, text shown
  * to the model), pure and incremental: the VT500-series state machine exactly as tmux's `input.c`
  * runs it on a pane's output (3.2a to 3.7c have the same tables), fed decoded text in chunks split
- * anywhere. It reports printable runs, executed C0 controls, CSI sequences and complete OSC strings
- * to a sink; everything else (DCS, APC, PM, SOS, tmux's `ESC k` title string, other escapes) is
- * consumed as the terminal consumes it, so a mark is only ever seen where the terminal sees one.
+ * anywhere. It reports printable runs, executed C0 controls, CSI sequences, other escape sequences
+ * (to a sink that wants them) and complete OSC strings to a sink; everything else (DCS, APC, PM,
+ * SOS, tmux's `ESC k` title string) is consumed as the terminal consumes it, so a mark is only ever
+ * seen where the terminal sees one.
  *
  * Why our own and not a package: the only well-kept implementation, xterm.js's, is not published
  * apart from a whole terminal (a grid and scrollback per pane), and it differs from tmux exactly
@@ -24,13 +25,21 @@ export interface VtSink {
   print(text: string): void
   /** A C0 control the terminal executes (in the ground state or inside an ESC or CSI sequence). */
   execute(code: number): void
-  /** A complete CSI sequence: its parameter bytes (with any private prefix) and final byte. */
-  csi(params: string, final: number): void
+  /**
+   * A complete CSI sequence: its parameter bytes (with any private prefix), final byte, and the
+   * intermediate bytes (0x20–0x2f) before the final, if any (up to 4 kept).
+   */
+  csi(params: string, final: number, intermediates: string): void
   /**
    * A complete OSC (ended by BEL or ESC) with a numeric identifier and a payload within the bound.
    * Returning true pauses the parse right after it (`write` then returns where it stopped).
    */
   osc(ident: number, payload: string): boolean | undefined
+  /**
+   * A complete escape sequence that is not a CSI or a string (ESC 7, ESC M, ESC ( B…): its final
+   * byte and intermediate bytes (up to 4 kept). Optional: a sink without it ignores them.
+   */
+  escape?(final: number, intermediates: string): void
   /** A string sequence (OSC, DCS, APC, PM, SOS, `ESC k`) began; `at`: the index just past its introducer. */
   stringStart(kind: StringKind, at: number): void
   /** A string sequence was cut off by the bound or by tmux's 5-second timer: the terminal state is in doubt. */
@@ -83,6 +92,8 @@ export class VtParser {
 
   private state: S = S.Ground
   private params = ""
+  /** Intermediate bytes of the ESC or CSI sequence open (up to 4 kept). */
+  private interm = ""
   private payload = ""
   private discard = false
   private kind: StringKind = "OSC"
@@ -185,19 +196,28 @@ export class VtParser {
     switch (this.state) {
       case S.Escape:
         if (isPlainC0(c)) sink.execute(c)
-        else if (c >= 0x20 && c <= 0x2f) this.state = S.EscapeIntermediate
-        else if (c === 0x5b) this.enterCsi()
+        else if (c >= 0x20 && c <= 0x2f) {
+          this.state = S.EscapeIntermediate
+          this.interm = String.fromCharCode(c)
+        } else if (c === 0x5b) this.enterCsi()
         else if (c === 0x5d) this.enterString(S.Osc, "OSC", sink)
         else if (c === 0x50) this.enterString(S.DcsEntry, "DCS", sink)
         else if (c === 0x5f) this.enterString(S.Apc, "APC", sink)
         else if (c === 0x5e) this.enterString(S.ConsumeSt, "PM", sink)
         else if (c === 0x58) this.enterString(S.ConsumeSt, "SOS", sink)
         else if (c === 0x6b) this.enterString(S.Title, "title", sink)
-        else if (c >= 0x30 && c <= 0x7e) this.state = S.Ground
+        else if (c >= 0x30 && c <= 0x7e) {
+          this.state = S.Ground
+          sink.escape?.(c, "")
+        }
         return false
       case S.EscapeIntermediate:
         if (isPlainC0(c)) sink.execute(c)
-        else if (c >= 0x30 && c <= 0x7e) this.state = S.Ground
+        else if (c >= 0x20 && c <= 0x2f) this.addIntermediate(c)
+        else if (c >= 0x30 && c <= 0x7e) {
+          this.state = S.Ground
+          sink.escape?.(c, this.interm)
+        }
         return false
       case S.CsiEntry:
       case S.CsiParam:
@@ -244,7 +264,7 @@ export class VtParser {
       return
     }
     if (c >= 0x40 && c <= 0x7e) {
-      if (this.state !== S.CsiIgnore) sink.csi(this.params, c)
+      if (this.state !== S.CsiIgnore) sink.csi(this.params, c, this.interm)
       this.state = S.Ground
       return
     }
@@ -252,6 +272,7 @@ export class VtParser {
     if (this.state === S.CsiIgnore) return
     if (c <= 0x2f) {
       this.state = S.CsiIntermediate
+      this.addIntermediate(c)
       return
     }
     // 0x30–0x3f: parameters, or a private prefix first; anything out of order is ignored to the end.
@@ -275,6 +296,11 @@ export class VtParser {
   private enterCsi(): void {
     this.state = S.CsiEntry
     this.params = ""
+    this.interm = ""
+  }
+
+  private addIntermediate(c: number): void {
+    if (this.interm.length < 4) this.interm += String.fromCharCode(c)
   }
 
   private enterString(state: S, kind: StringKind, sink: VtSink): void {

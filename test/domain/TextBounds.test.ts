@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { boundTail, codePointTail } from "../../src/domain/TextBounds.js"
+import { boundHead, boundTail, codePointTail } from "../../src/domain/TextBounds.js"
 
 const GRIN = "\u{1F600}"
 const hasLoneSurrogate = (text: string) =>
@@ -100,5 +100,43 @@ describe("codePointTail", () => {
     expect(codePointTail(`a${GRIN}b`, 2)).toBe(`${GRIN}b`)
     expect(codePointTail("abc", 10)).toBe("abc")
     expect(codePointTail("abc", 0)).toBe("")
+  })
+})
+
+describe("boundHead", () => {
+  it("keeps the oldest lines within the line bound", () => {
+    expect(boundHead(["1", "2", "3", "4"], { maxLines: 2, maxChars: 100 })).toEqual({
+      text: "1\n2",
+      lineCount: 2,
+      truncated: true
+    })
+    expect(boundHead(["1", "2"], { maxLines: 2, maxChars: 100 }).truncated).toBe(false)
+  })
+
+  it("stops at the character bound, cutting only a first line too long alone, from its head", () => {
+    expect(boundHead(["abc", "def", "ghi"], { maxLines: 10, maxChars: 7 })).toEqual({
+      text: "abc\ndef",
+      lineCount: 2,
+      truncated: true
+    })
+    expect(boundHead([`${GRIN}bcdef`, "x"], { maxLines: 10, maxChars: 2 }).text).toBe(`${GRIN}b`)
+  })
+
+  it("any lines and bounds: within both bounds, a prefix of the whole, whole when not truncated", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 20 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 80 }),
+        (lines, maxLines, maxChars) => {
+          const bounded = boundHead(lines, { maxLines, maxChars })
+          const full = lines.map((l) => l.trimEnd()).join("\n")
+          expect(Array.from(bounded.text).length).toBeLessThanOrEqual(maxChars)
+          expect(bounded.lineCount).toBeLessThanOrEqual(maxLines)
+          expect(full.startsWith(bounded.text)).toBe(true)
+          if (!bounded.truncated) expect(bounded.text).toBe(full)
+        }
+      )
+    )
   })
 })
