@@ -49,6 +49,48 @@ export interface Submission {
 }
 
 /**
+ * One command a session ran, as its backend can prove it from marks it trusts (list_commands):
+ * never a guess from the screen's text. Times are ms since the epoch.
+ */
+export interface CommandRecord {
+  /**
+   * The backend's exact name for the command, unique within the session for as long as the
+   * backend keeps it (tmux: the shell's token and prompt number; iTerm2: the prompt's unique id).
+   * The tools seal it into an opaque `command_id`.
+   */
+  readonly key: string
+  /** The command line as the shell ran it, when the backend knows it. */
+  readonly command: string | null
+  /** Null while it runs, or when the shell reported no status. */
+  readonly exitCode: number | null
+  readonly cwd: string | null
+  readonly startedAt: number | null
+  readonly finishedAt: number | null
+  readonly status: "running" | "finished" | "unknown"
+  /** The prompt id a `Submission` names for it (how the tools find a run_command request); null when none. */
+  readonly promptId: string | null
+  /** Lines of output it wrote (so far, while running); null when not known. */
+  readonly outputLineCount: number | null
+  /** Null when its output can be read with `commandText`; otherwise why it cannot. */
+  readonly outputUnavailable: string | null
+}
+
+/** Where a `commandText` read starts: the tail (default), the head, or a line offset from the head. */
+export type OutputFrom = "tail" | "head" | number
+
+/** A bounded part of one listed command's output, read from the terminal's own history. */
+export interface CommandText extends BoundedText {
+  /** Lines of output the command wrote in all (the kept and the gone). */
+  readonly totalLines: number
+  /** The offset, in lines from the output's start, of the first line of `text`. */
+  readonly firstLine: number
+  /** Lines at the start of the output that have left the terminal's history (0 when all is kept). */
+  readonly lostLines: number
+  readonly exitCode: number | null
+  readonly status: CommandRecord["status"]
+}
+
+/**
  * A source of sessions that did not answer a listing: a whole backend (`host` null), or one host
  * whose tmux TermPilot reaches over ssh. The sessions of the sources that answered are listed.
  */
@@ -148,6 +190,28 @@ export class Terminal extends Context.Service<
      * the bytes may have left is a `SendOutcomeUnknown`.
      */
     readonly sendKeys: (sessionId: string, bytes: string) => Effect.Effect<void, SendError>
+    /**
+     * The commands the session ran that the backend can prove (oldest first): the newest `limit`,
+     * only those after the one named `afterKey` when given (an unknown `afterKey`: all kept).
+     * Read-only: nothing is sent.
+     */
+    readonly listCommands: (
+      sessionId: string,
+      limit: number,
+      afterKey: string | null
+    ) => Effect.Effect<ReadonlyArray<CommandRecord>, TermPilotError>
+    /**
+     * Exactly the output of the listed command `key` (nothing of its prompt, its command line or
+     * the next prompt), bounded by `bounds` from `from`, read from the terminal's own history and
+     * fetching no more lines than it returns. `invalid_request` for a key the backend does not
+     * know; `output_unavailable` when its output cannot be read exactly (the reason in the message).
+     */
+    readonly commandText: (
+      sessionId: string,
+      key: string,
+      bounds: ReadBounds,
+      from: OutputFrom
+    ) => Effect.Effect<CommandText, TermPilotError>
   }
 >()("termpilot/Terminal") {}
 

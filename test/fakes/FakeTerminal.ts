@@ -269,6 +269,13 @@ const make = Effect.gen(function* () {
       Effect.andThen(
         lookup(sessionId),
         Effect.fail(fail("not_permitted", "The fake terminal takes no keys."))
+      ),
+    // This fake keeps no history of commands: list_commands is tested on the fake iTerm2 and on real tmux.
+    listCommands: (sessionId) => Effect.as(lookup(sessionId), []),
+    commandText: (sessionId, key) =>
+      Effect.andThen(
+        lookup(sessionId),
+        Effect.fail(fail("invalid_request", `No command '${key}' is known in this session.`))
       )
   })
 

@@ -28,10 +28,15 @@ import {
 import { letterOf, MarkLedger, type MarkLetter } from "./MarkLedger.js"
 import { TokenBook } from "./TokenBook.js"
 
-/** A mark that counts, and the prompt id of our command when it says the shell that ran it went away. */
+/**
+ * A mark that counts, and the prompt id of our command when it says the shell that ran it went
+ * away; with the key of the shell that marked (its token, or token/shell id) and its prompt
+ * number, for a shell's own token mark (null for a standard mark).
+ */
 export interface Admitted {
   readonly mark: Osc133Mark
   readonly shellGone: string | null
+  readonly shell: { readonly key: string; readonly seq: number } | null
 }
 
 /**
@@ -170,11 +175,11 @@ export class MarkTrust {
       // A carrier's end: the shell ours ran in went away, and its D is not taken for the end of ours.
       if (carrier && bound !== null) {
         this.bound = null
-        return { mark, shellGone: bound.promptId }
+        return { mark, shellGone: bound.promptId, shell: { key, seq } }
       }
       // Our shell's D of that prompt, or a later prompt of it: the command is over.
       if (bound !== null && (seq > bound.seq || letter === "D")) this.bound = null
-      return { mark, shellGone: null }
+      return { mark, shellGone: null, shell: { key, seq } }
     }
     if (this.tokens.any) return null
     if (letter === "B") {
@@ -184,7 +189,7 @@ export class MarkTrust {
     this.lastShell = null
     this.lastKey = null
     this.lastSeq = null
-    return { mark, shellGone: null }
+    return { mark, shellGone: null, shell: null }
   }
 
   /**

@@ -14,6 +14,7 @@
 import { osc133Token, parseOsc7, parseOsc1337 } from "../Osc133.js"
 import type { PromptEvent } from "../PromptEvent.js"
 import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
+import { CommandHistory } from "./CommandHistory.js"
 import { MarkTrust } from "./MarkTrust.js"
 import { type LastMark, PromptProgress } from "./PromptProgress.js"
 import { type RenderedLines, unrenderedNote } from "./TextRender.js"
@@ -55,6 +56,8 @@ export class PaneStream implements VtSink {
   private readonly parser = new VtParser()
   private readonly trust: MarkTrust
   private readonly progress = new PromptProgress()
+  /** The pane's commands and where their output lies (fed every parsed byte and every counted mark). */
+  readonly history = new CommandHistory()
   /** A mark whose token must be checked against a fresh read of the pane's tokens, and what followed it. */
   private blocked: { payload: string; token: string | null } | null = null
   private backlog: Array<string> = []
@@ -230,18 +233,26 @@ export class PaneStream implements VtSink {
 
   print(text: string): void {
     this.progress.print(text)
+    this.history.print(text)
   }
 
   execute(code: number): void {
     this.progress.execute(code)
+    this.history.execute(code)
   }
 
-  csi(params: string, final: number): void {
+  csi(params: string, final: number, intermediates?: string): void {
     this.progress.csi(params, final)
+    this.history.csi(params, final, intermediates)
   }
 
-  stringStart(): void {
+  escape(final: number, intermediates: string): void {
+    this.history.escape(final, intermediates)
+  }
+
+  stringStart(kind: StringKind): void {
     this.progress.stringStart()
+    this.history.stringStart(kind)
   }
 
   abandoned(kind: StringKind, reason: "too_long" | "timed_out", length: number): void {
@@ -250,6 +261,7 @@ export class PaneStream implements VtSink {
       `its output opened an escape string (${kind}) that ${why}, so what it showed is uncertain`
     )
     this.progress.capture.note(unrenderedNote(kind, length))
+    this.history.abandoned(kind)
   }
 
   osc(ident: number, payload: string): boolean {
@@ -279,5 +291,10 @@ export class PaneStream implements VtSink {
       this.events.push(this.progress.shellGone(admitted.shellGone, admitted.mark))
     const event = this.progress.mark(admitted.mark)
     if (event !== null) this.events.push(event)
+    if (admitted.shell !== null) {
+      const { key, seq } = admitted.shell
+      const promptId = this.progress.promptId
+      this.history.counted(key, seq, admitted.mark, promptId, this.location?.path ?? null, Date.now())
+    }
   }
 }

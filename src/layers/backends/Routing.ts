@@ -108,7 +108,11 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
       Effect.flatMap(ownerOf(id), (t) => t.commandOutput(id, promptId, bounds)),
     outputLineCount: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.outputLineCount(id, promptId)),
     interrupt: (id, promptId) => Effect.flatMap(ownerOf(id), (t) => t.interrupt(id, promptId)),
-    sendKeys: (id, bytes) => Effect.flatMap(ownerOf(id), (t) => t.sendKeys(id, bytes))
+    sendKeys: (id, bytes) => Effect.flatMap(ownerOf(id), (t) => t.sendKeys(id, bytes)),
+    listCommands: (id, limit, afterKey) =>
+      Effect.flatMap(ownerOf(id), (t) => t.listCommands(id, limit, afterKey)),
+    commandText: (id, key, bounds, from) =>
+      Effect.flatMap(ownerOf(id), (t) => t.commandText(id, key, bounds, from))
   }
 }
 

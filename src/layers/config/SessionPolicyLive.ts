@@ -7,7 +7,13 @@
 import { Effect } from "effect"
 import { makeSessionPolicy, type PolicyConfig, type PolicySubject } from "../../domain/SessionPolicy.js"
 import { fail, sessionNotFound } from "../../services/Errors.js"
-import type { CursorPosition, ReadBounds, SessionInfo, Terminal } from "../../services/Terminal.js"
+import type {
+  CursorPosition,
+  OutputFrom,
+  ReadBounds,
+  SessionInfo,
+  Terminal
+} from "../../services/Terminal.js"
 
 type TerminalShape = Terminal["Service"]
 
@@ -78,6 +84,10 @@ export const withSessionPolicy = (
     interrupt: (sessionId: string, promptId: string) =>
       Effect.andThen(actionable(sessionId), terminal.interrupt(sessionId, promptId)),
     sendKeys: (sessionId: string, bytes: string) =>
-      Effect.andThen(actionable(sessionId), terminal.sendKeys(sessionId, bytes))
+      Effect.andThen(actionable(sessionId), terminal.sendKeys(sessionId, bytes)),
+    listCommands: (sessionId: string, limit: number, afterKey: string | null) =>
+      Effect.andThen(visible(sessionId), terminal.listCommands(sessionId, limit, afterKey)),
+    commandText: (sessionId: string, key: string, bounds: ReadBounds, from: OutputFrom) =>
+      Effect.andThen(visible(sessionId), terminal.commandText(sessionId, key, bounds, from))
   }
 }

@@ -77,6 +77,7 @@ export class FakeIterm2Server {
   private rejectNext: RejectStatus | undefined
   private nextFault: FakeFault | undefined
   private readonly kindFaults = new Map<RequestKind, FakeFault>()
+  private readonly beforeKind = new Map<RequestKind, () => Promise<void>>()
   private transactionOwner: Conn | undefined
   private transactionWaiters: Array<() => void> = []
   private readonly requestListeners = new Set<() => void>()
@@ -122,6 +123,15 @@ export class FakeIterm2Server {
   clearFaults(): void {
     this.nextFault = undefined
     this.kindFaults.clear()
+    this.beforeKind.clear()
+  }
+  /**
+   * Let the terminal move on (`action`: output, a command the person runs) after the next request
+   * of `kind` arrived and before it is handled, once: what iTerm2 does between two requests that
+   * are not in one transaction.
+   */
+  beforeNext(kind: RequestKind, action: () => Promise<void>): void {
+    this.beforeKind.set(kind, action)
   }
   /** Answer the next handshake with a bare status line (default 401), whatever it carries. */
   rejectNextHandshake(status: RejectStatus = 401): void {
@@ -287,6 +297,15 @@ export class FakeIterm2Server {
       // What iTerm2 already received it still carries out (a late SendText types), but it does not
       // open a transaction for a client that has left.
       if (conn.closed && kind === "transaction_request") return
+    }
+    const before = this.beforeKind.get(kind)
+    if (before !== undefined) {
+      this.beforeKind.delete(kind)
+      try {
+        await before()
+      } catch (error) {
+        return reply({ error: `fake iTerm2: the action before this request failed: ${String(error)}` })
+      }
     }
     if (this.options.handler.handlesTransactions !== true) {
       // While another connection holds a transaction, iTerm2 runs only that connection's requests.

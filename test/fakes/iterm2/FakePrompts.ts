@@ -90,6 +90,13 @@ export class FakePrompts {
     return this.list().find((m) => m.id === id)
   }
 
+  /** The command line being edited at the current prompt; null while a command runs or before any prompt. */
+  currentCommand(): string | null {
+    const last = this.last()
+    if (last?.commandStart == null || last.phase !== "editing") return null
+    return this.screen.textBetween(last.commandStart, this.screen.endOfLogicalLine(last.commandStart))
+  }
+
   /** The GetPromptResponse iTerm2 builds for `mark` now (output_range.end = current cursor). */
   response(mark: PromptMark, sessionDirectory: string | null): GetPromptResponse {
     const commandRange =
@@ -99,9 +106,11 @@ export class FakePrompts {
             start: mark.commandStart,
             end: mark.commandEnd ?? this.screen.endOfLogicalLine(mark.commandStart)
           }
-    const command =
-      mark.command ??
-      (commandRange === undefined ? null : this.screen.textBetween(commandRange.start, commandRange.end))
+    // iTerm2 answers `mark.fullCommand ?: self.currentCommand` (PTYSession.m getPromptResponseForMark:):
+    // a mark gets its command only when a non-blank command starts (with its output start,
+    // VT100ScreenMutableState commandDidEndWithRange:); any other mark reports the command line
+    // being edited at the session's current prompt (none while a command runs).
+    const command = mark.outputStart !== null ? mark.command : this.currentCommand()
     const directory = mark.workingDirectory ?? sessionDirectory
     return {
       status: "OK",

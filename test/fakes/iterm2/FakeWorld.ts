@@ -31,6 +31,8 @@ export interface SessionOptions {
   readonly profileName?: string
   readonly cols?: number
   readonly rows?: number
+  /** Lines of history kept above the screen (default: the world's); older lines count as overflow. */
+  readonly scrollback?: number
   readonly cwd?: string
   readonly env?: Readonly<Record<string, string>>
 }
@@ -150,6 +152,18 @@ export class FakeWorld {
     )
   }
 
+  /** The user types `command` and Enter, then this waits (bounded) until the shell has started it (its C mark). */
+  async startAsUser(sessionId: string, command: string): Promise<void> {
+    const { shell } = this.require(sessionId)
+    const prompt = shell.prompts.last()
+    shell.input(`${command}\r`)
+    await shell.waitUntil(
+      () => prompt !== undefined && prompt.outputStart !== null,
+      this.timeoutMs,
+      `${JSON.stringify(command)} to start`
+    )
+  }
+
   /** Waits (bounded) until the session is at a prompt, or until `predicate(shell)` holds. */
   waitFor(sessionId: string, what: "prompt" | ((shell: FakeShell) => boolean), timeoutMs = this.timeoutMs) {
     const { shell } = this.require(sessionId)
@@ -252,7 +266,7 @@ export class FakeWorld {
       integration: options.integration ?? true,
       cols: options.cols ?? this.defaults.cols,
       rows: options.rows ?? this.defaults.rows,
-      scrollback: this.defaults.scrollback,
+      scrollback: options.scrollback ?? this.defaults.scrollback,
       cwd: options.cwd ?? this.home,
       home: this.home,
       ...(options.env === undefined ? {} : { env: options.env })

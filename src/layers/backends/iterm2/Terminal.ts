@@ -17,6 +17,7 @@ import {
 } from "../../../services/Terminal.js"
 import { exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
 import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
+import { commandText, listCommands } from "./Commands.js"
 import { Iterm2Connection } from "./ConnectionService.js"
 import { interruptCommand } from "./Interrupt.js"
 import { describe, describeAll, readLayout } from "./Inventory.js"
@@ -131,7 +132,11 @@ const Iterm2TerminalWithClaims = Layer.effect(
       sendKeys: (sessionId, bytes) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => sendKeys(id, bytes)).pipe(
           Effect.withSpan("Iterm2Terminal.sendKeys")
-        )
+        ),
+      listCommands: (sessionId, limit, afterKey) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => listCommands(conn, id, limit, afterKey)),
+      commandText: (sessionId, key, bounds, from) =>
+        Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from))
     })
   })
 )

@@ -98,10 +98,15 @@ export class ControlClient {
     this.child.stdin.write(`${lines.join("\n")}\n`)
   }
 
-  /** The replies to `lines` (sent in one write), failing with `tmux_unavailable` after the timeout. */
+  /**
+   * The replies to `lines` (sent in one write), failing with `tmux_unavailable` after the timeout.
+   * `onReply` sees each reply as it arrives, before any later `%output` is handled (what the
+   * pane's state was right after tmux ran that line).
+   */
   commands(
     lines: ReadonlyArray<string>,
-    raw = false
+    raw = false,
+    onReply?: (index: number, reply: ControlReply) => void
   ): Effect.Effect<ReadonlyArray<ControlReply>, TermPilotError> {
     return Effect.callback<ReadonlyArray<ControlReply>, TermPilotError>((resume) => {
       const replies: Array<ControlReply> = []
@@ -138,6 +143,7 @@ export class ControlClient {
               return
             }
             replies[i] = reply
+            onReply?.(i, reply)
             if (++received === lines.length) finish(Effect.succeed(replies))
           }
       )

@@ -11,6 +11,7 @@
 import { Queue } from "effect"
 import { formatOf, parseFields, tokensOf } from "../../../domain/tmux/PaneFormat.js"
 import { PaneStream, type StreamStep } from "../../../domain/tmux/PaneStream.js"
+import { GRID_FORMAT, type GridState, parseGridState } from "../../../domain/tmux/RowModel.js"
 import type { PromptEvent } from "../../../services/PromptTracker.js"
 import { PaneClaimState, releasePane } from "./Claims.js"
 import type { ControlClient } from "./Connection.js"
@@ -28,12 +29,16 @@ export type StreamView = Pick<
   | "output"
   | "outputSoFar"
   | "lineCount"
+  | "history"
 >
 
 /** A prompt record's number, as EarlierPrompt.readPromptRecord reads it for a shell's pid and token. */
 type RecordOf = (pid: number, token: string) => { readonly seq: number } | null
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
+
+/** How often a pane whose rows TermPilot lost track of is asked for them again while it writes. */
+const RESYNC_MS = 250
 
 export class PaneEntry {
   private readonly paneStream = new PaneStream()
@@ -45,6 +50,11 @@ export class PaneEntry {
   private fetchingTokens = false
   private earlierTriedAt = 0
   private sawLine = false
+  private syncing = false
+  /** When the grid was last asked for while the rows were lost, and a later ask waiting for RESYNC_MS. */
+  private resyncedAt = 0
+  private resyncTimer: ReturnType<typeof setTimeout> | null = null
+  private hadOwner = false
   /** This process's claim on the pane, across TermPilot processes (its state is Claims.ts's). */
   readonly claim = new PaneClaimState()
 
@@ -96,7 +106,10 @@ export class PaneEntry {
   feed(client: ControlClient, bytes: Uint8Array): void {
     if (this.client !== client) {
       if (this.client?.isOpen === true) return
+      // Bytes between the two clients' streams may be missing or doubled.
+      if (this.hadOwner) this.paneStream.history.reset("TermPilot's tmux connection to the pane changed")
       this.client = client
+      this.hadOwner = true
     }
     if (!this.sawLine && bytes.includes(0x0a)) this.sawLine = true
     this.deliver(this.paneStream.feed(bytes, Date.now()))
@@ -184,6 +197,55 @@ export class PaneEntry {
   private deliver(step: StreamStep): void {
     for (const event of step.events) this.offer(event)
     if (step.needTokens) this.fetchTokens()
+    this.askRows()
+  }
+
+  /**
+   * tmux's grid state, read by a reply that followed every byte fed so far (over the client that
+   * streams the pane), given to the pane's command history; null when the stream is held (its
+   * parse is behind what tmux had) or `state` is unreadable.
+   */
+  syncRows(line: string): "matched" | "adopted" | "mismatch" | null {
+    const own = `%${this.pane} `
+    if (!line.startsWith(own)) return null
+    const state: GridState | null = parseGridState(line.slice(own.length))
+    if (state === null || this.paneStream.waitingForTokens) return null
+    return this.paneStream.history.sync(state)
+  }
+
+  /** The command whose reply `syncRows` reads: the pane's id, then its grid state. */
+  get gridLine(): string {
+    return `display -p -t %${this.pane} '#{pane_id} ${GRID_FORMAT}'`
+  }
+
+  /**
+   * Ask tmux for the grid when the command history needs it: one request at a time; while the rows
+   * are lost, at once the first time, then at most every RESYNC_MS (a pane that keeps writing what
+   * the model does not follow), the last one on a timer so that a pane gone quiet is synced too.
+   */
+  private askRows(): void {
+    const history = this.paneStream.history
+    const client = this.client
+    if (this.syncing || client === null || !history.needsSync || this.paneStream.waitingForTokens) return
+    if (!history.tracking) {
+      const wait = this.resyncedAt + RESYNC_MS - Date.now()
+      if (wait > 0) {
+        this.resyncTimer ??= setTimeout(() => {
+          this.resyncTimer = null
+          if (!this.isEnded) this.askRows()
+        }, wait)
+        this.resyncTimer.unref?.()
+        return
+      }
+      this.resyncedAt = Date.now()
+    }
+    this.syncing = true
+    client.request([this.gridLine], false, [
+      (_error, reply) => {
+        this.syncing = false
+        if (reply?.ok === true && this.client === client) this.syncRows(reply.lines[0] ?? "")
+      }
+    ])
   }
 
   /** Re-read the pane's announced tokens over its own client (so the reply follows the held mark). */

@@ -24,6 +24,7 @@ import type {
   UnavailableSource
 } from "../../../services/Terminal.js"
 import { claimPane, releasePane } from "./Claims.js"
+import { makeTmuxCommands } from "./Commands.js"
 import { mayProveEarlier, proveEarlierPrompt, readPromptRecord } from "./EarlierPrompt.js"
 import { TerminalTable } from "./Foreground.js"
 import { makeTmuxInterrupt } from "./Interrupt.js"
@@ -283,6 +284,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     commandOutput,
     outputLineCount,
     interrupt,
-    sendKeys: makeTmuxKeys(registry, ownPane)
+    sendKeys: makeTmuxKeys(registry, ownPane),
+    ...makeTmuxCommands(registry)
   }
 }

@@ -1,0 +1,203 @@
+/**
+ * CommandLog — the commands one tmux pane ran, as its counted marks prove them, pure: an entry per
+ * command a shell started (its `C`, carrying the shell's token and prompt number), ended by that
+ * shell's `D` of the same prompt (with its status) or by a later prompt of it (no status), kept
+ * with where its output lies in the pane's grid (RowModel lines and columns: anchors into tmux's
+ * own history, never a copy of the output). Only marks MarkTrust counted reach it, so output that
+ * prints marks (forged, replayed, another shell's while ours runs) makes no entry and ends none.
+ * An entry whose rows TermPilot cannot vouch for (the model lost track, the screen was written
+ * over it) keeps its facts but not its output, and says why. At most `capacity` entries per pane.
+ */
+
+/** A grid position: a RowModel line (one grid row for its whole life) and a column. */
+export interface Spot {
+  readonly line: number
+  readonly col: number
+}
+
+export type EntryStatus = "running" | "finished" | "unknown"
+
+/** One command, as the pane's marks prove it. */
+export interface LogEntry {
+  /** Unique in this process: the log's life and the entry's number. */
+  readonly id: string
+  /** The shell's mark key (its token, or token/shell id for a nested shell): never shown. */
+  readonly shell: string
+  /** The shell's prompt number the command ran at. */
+  readonly seq: number
+  /** The pane's prompt id (PromptProgress) the command was typed at: what a Submission names. */
+  readonly promptId: string | null
+  readonly cwd: string | null
+  readonly startedAt: number
+  readonly finishedAt: number | null
+  readonly exitCode: number | null
+  readonly status: EntryStatus
+  /** Where its output starts (the cursor at its `C`); null when the rows were not known then. */
+  readonly start: Spot | null
+  /** Where its output ends (the cursor at its end), null while it runs or when not known. */
+  readonly end: Spot | null
+  /** Why its output cannot be read exactly; null when it can. */
+  readonly unavailable: string | null
+  /** Why its output cannot be read until TermPilot knows the pane's rows again (a loss); null when it can. */
+  readonly suspended: string | null
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/** Entries kept per pane. */
+export const LOG_CAPACITY = 200
+
+/** Whether `a` comes before `b` in the grid (line-major). */
+const before = (a: Spot, b: Spot): boolean => a.line < b.line || (a.line === b.line && a.col < b.col)
+
+/** Rows a command's output takes from `start` to `end` (the end's row counts when the cursor left text on it). */
+export const rowsBetween = (start: Spot, end: Spot): number =>
+  Math.max(0, end.line - start.line + (end.col > 0 ? 1 : 0))
+
+export class CommandLog {
+  private readonly entries: Array<Mutable<LogEntry> & { readonly number: number }> = []
+  private count = 0
+  /** Per shell: the number of the newest entry when its last counted mark came. */
+  private readonly lastMark = new Map<string, number>()
+
+  constructor(
+    private readonly life: string,
+    private readonly capacity: number = LOG_CAPACITY
+  ) {}
+
+  /** The kept entries, oldest first. */
+  get all(): ReadonlyArray<LogEntry> {
+    return this.entries
+  }
+
+  /** The entry named `id`, if it is kept. */
+  get(id: string): LogEntry | undefined {
+    return this.entries.find((e) => e.id === id)
+  }
+
+  /** The end of the newest finished entry whose output is still readable: writes before it spoil something. */
+  get protectedUpTo(): Spot | null {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!
+      if (e.end !== null && e.unavailable === null && e.suspended === null) return e.end
+    }
+    return null
+  }
+
+  /**
+   * Shell `shell` started the command of its prompt `seq` with the cursor at `at` (null: rows not
+   * known). A repeated `C` of a prompt already logged changes nothing.
+   */
+  started(
+    shell: string,
+    seq: number,
+    promptId: string | null,
+    at: Spot | null,
+    cwd: string | null,
+    now: number
+  ): void {
+    if (this.entries.some((e) => e.shell === shell && e.seq === seq)) return
+    this.entries.push({
+      id: `${this.life}.${++this.count}`,
+      number: this.count,
+      shell,
+      seq,
+      promptId,
+      cwd,
+      startedAt: now,
+      finishedAt: null,
+      exitCode: null,
+      status: "running",
+      start: at,
+      end: null,
+      suspended: null,
+      unavailable:
+        at === null ? "TermPilot did not yet know where the pane's cursor was when it started" : null
+    })
+    this.lastMark.set(shell, this.count)
+    if (this.entries.length > this.capacity) this.entries.shift()
+  }
+
+  /**
+   * A counted mark of shell `shell` at prompt `seq` with the cursor at `at`: its `D` (`ended`,
+   * `exitCode` its status) ends the command of that prompt; any mark of a later prompt ends that
+   * shell's earlier command, status unknown. What ran nested in a command that ended (a shell
+   * inside ssh, say: entries of other shells logged after it) ended with it, status unknown; so
+   * did what ran inside a command of that shell that started before the log saw it, when its `D`
+   * carries a status.
+   */
+  marked(
+    shell: string,
+    seq: number,
+    ended: boolean,
+    exitCode: number | null,
+    at: Spot | null,
+    now: number
+  ): void {
+    let endedOwn: number | null = null
+    for (const e of this.entries) {
+      if (e.status !== "running" || e.shell !== shell) continue
+      if (e.seq === seq && ended) this.finish(e, "finished", exitCode, at, now)
+      else if (e.seq < seq) this.finish(e, "finished", null, at, now)
+      else continue
+      endedOwn ??= e.number
+    }
+    const after = endedOwn ?? (ended && exitCode !== null ? (this.lastMark.get(shell) ?? 0) : null)
+    if (after !== null) {
+      for (const e of this.entries) {
+        if (e.number > after && e.shell !== shell && e.status === "running")
+          this.finish(e, "unknown", null, at, now)
+      }
+    }
+    this.lastMark.set(shell, this.count)
+    if (this.lastMark.size > this.capacity) this.lastMark.delete(this.lastMark.keys().next().value!)
+  }
+
+  /** Cells from `from` on may have been written over: every readable entry whose output reaches past it. */
+  rewritten(from: Spot): void {
+    for (const e of this.entries) {
+      if (e.unavailable !== null || e.end === null || !before(from, e.end)) continue
+      e.unavailable = "the pane wrote over its output on the screen after it ended"
+    }
+  }
+
+  /**
+   * TermPilot lost track of the pane's rows (`reason`) with the screen's top row at line
+   * `screenTop` (null: not known). What it can no longer vouch for loses its output now: a command
+   * still running, and any output that reaches the screen, which may be written over unseen. Output
+   * wholly in the history is suspended until the next sync says whether its lines still hold.
+   */
+  lost(reason: string, screenTop: number | null): void {
+    const why = `TermPilot lost track of the pane's rows after it started: ${reason}`
+    for (const e of this.entries) {
+      if (e.unavailable !== null) continue
+      const inHistory =
+        screenTop !== null && e.end !== null && e.end.line + (e.end.col > 0 ? 1 : 0) <= screenTop
+      if (inHistory) e.suspended ??= why
+      else e.unavailable = why
+    }
+  }
+
+  /** The sync after a loss: the suspended entries' lines hold (`held`), or they lose their output. */
+  resumed(held: boolean): void {
+    for (const e of this.entries) {
+      if (e.suspended === null) continue
+      if (!held) e.unavailable ??= `${e.suspended}; where the history moved meanwhile could not be proved`
+      e.suspended = null
+    }
+  }
+
+  private finish(
+    e: Mutable<LogEntry>,
+    status: EntryStatus,
+    exitCode: number | null,
+    at: Spot | null,
+    now: number
+  ): void {
+    e.status = status
+    e.exitCode = exitCode
+    e.finishedAt = now
+    e.end = at
+    if (at === null) e.unavailable ??= "TermPilot did not know where the pane's cursor was when it ended"
+  }
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest"
+import { CommandLog } from "../../../src/domain/tmux/CommandLog.js"
+
+const at = (line: number, col = 0) => ({ line, col })
+
+describe("CommandLog", () => {
+  it("a command runs from its C to its shell's D of that prompt, with the D's status", () => {
+    const log = new CommandLog("t")
+    log.started("sh1", 4, "7", at(10), "/home", 1_000)
+    expect(log.all[0]).toMatchObject({
+      status: "running",
+      exitCode: null,
+      end: null,
+      cwd: "/home",
+      promptId: "7"
+    })
+    log.marked("sh1", 4, true, 2, at(15), 2_000)
+    expect(log.all[0]).toMatchObject({ status: "finished", exitCode: 2, end: at(15), finishedAt: 2_000 })
+  })
+
+  it("a D of an older prompt of the same shell, or another shell's D without a status, ends nothing", () => {
+    const log = new CommandLog("t")
+    log.started("sh1", 4, null, at(1), null, 0)
+    log.marked("sh1", 3, true, 0, at(2), 0)
+    log.marked("sh2", 4, true, null, at(2), 0)
+    expect(log.all[0]!.status).toBe("running")
+  })
+
+  it("a later prompt of the shell ends its command without a status; a repeated C adds nothing", () => {
+    const log = new CommandLog("t")
+    log.started("sh1", 4, null, at(1), null, 0)
+    log.started("sh1", 4, null, at(2), null, 0)
+    log.marked("sh1", 5, false, null, at(3), 0)
+    expect(log.all).toHaveLength(1)
+    expect(log.all[0]).toMatchObject({ status: "finished", exitCode: null, end: at(3) })
+  })
+
+  it("what ran nested in a command ends with it, status unknown (ssh, or a shell started before the log)", () => {
+    const log = new CommandLog("t")
+    log.started("outer", 1, null, at(1), null, 0)
+    log.started("inner", 1, null, at(2), null, 0)
+    log.marked("outer", 1, true, 255, at(3), 0)
+    expect(log.all.map((e) => [e.status, e.exitCode])).toEqual([
+      ["finished", 255],
+      ["unknown", null]
+    ])
+    // The carrier (ssh started before the log) marks nothing until its command ends.
+    const early = new CommandLog("u")
+    early.marked("inner", 1, true, null, at(0), 0)
+    early.started("inner", 1, null, at(1), null, 0)
+    expect(early.all[0]!.status).toBe("running")
+    early.marked("carrier", 9, true, 0, at(2), 0)
+    expect(early.all[0]!.status).toBe("unknown")
+  })
+
+  it("rows not known at its start or end: facts kept, output unavailable", () => {
+    const log = new CommandLog("t")
+    log.started("sh", 1, null, null, null, 0)
+    log.marked("sh", 1, true, 0, at(5), 0)
+    expect(log.all[0]).toMatchObject({ status: "finished", exitCode: 0 })
+    expect(log.all[0]!.unavailable).toMatch(/did not yet know/)
+  })
+
+  it("a write before an ended command's end spoils that command and every later one reaching past it", () => {
+    const log = new CommandLog("t")
+    log.started("sh", 1, null, at(0), null, 0)
+    log.marked("sh", 1, true, 0, at(5), 0)
+    log.started("sh", 2, null, at(6), null, 0)
+    log.marked("sh", 2, true, 0, at(9, 3), 0)
+    expect(log.protectedUpTo).toEqual(at(9, 3))
+    log.rewritten(at(9, 3))
+    expect(log.all.map((e) => e.unavailable)).toEqual([null, null])
+    log.rewritten(at(7))
+    expect(log.all[0]!.unavailable).toBeNull()
+    expect(log.all[1]!.unavailable).toMatch(/wrote over its output/)
+    expect(log.protectedUpTo).toEqual(at(5))
+  })
+
+  it("a loss: what reaches the screen or still runs is lost, what is in the history waits for the next sync", () => {
+    const held = new CommandLog("t")
+    held.started("sh", 1, null, at(0), null, 0)
+    held.marked("sh", 1, true, 0, at(40), 0)
+    held.started("sh", 2, null, at(41), null, 0)
+    held.marked("sh", 2, true, 0, at(60), 0)
+    held.started("sh", 3, null, at(61), null, 0)
+    held.lost("a wide character", 50)
+    expect(held.all.map((e) => [e.unavailable === null, e.suspended === null])).toEqual([
+      [true, false],
+      [false, true],
+      [false, true]
+    ])
+    held.resumed(true)
+    expect(held.all[0]).toMatchObject({ unavailable: null, suspended: null })
+    const dropped = new CommandLog("u")
+    dropped.started("sh", 1, null, at(0), null, 0)
+    dropped.marked("sh", 1, true, 0, at(40), 0)
+    dropped.lost("a wide character", 50)
+    dropped.resumed(false)
+    expect(dropped.all[0]!.unavailable).toMatch(/could not be proved/)
+  })
+
+  it("keeps at most its capacity, dropping the oldest; ids stay unique", () => {
+    const log = new CommandLog("t", 3)
+    for (let n = 1; n <= 5; n++) log.started("sh", n, null, at(n), null, 0)
+    expect(log.all.map((e) => e.seq)).toEqual([3, 4, 5])
+    expect(new Set(log.all.map((e) => e.id)).size).toBe(3)
+    expect(log.get(log.all[0]!.id)?.seq).toBe(3)
+  })
+})
