@@ -7,8 +7,9 @@ import { Context, type Effect, Schema } from "effect"
 import { type CommandResult, type InterruptResult, InterruptStatus } from "./CommandRunner.js"
 
 /**
- * What a read's digest covers: "content" — the `content` string of read_terminal's result exactly
- * as returned; "json_text" — for reads without terminal text (list_sessions, get_current_session),
+ * What a read's digest covers: "content" — the terminal text string of the result exactly as
+ * returned (read_terminal's and wait_for_output's `content`, read_command_output's `output`);
+ * "json_text" — for reads without it (list_sessions, get_current_session, list_commands),
  * the result's JSON text block exactly as sent (the second `content` block of the CallToolResult).
  */
 export const ReadDigestOf = Schema.Literals(["content", "json_text"])

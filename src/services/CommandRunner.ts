@@ -2,7 +2,8 @@
  * CommandRunner — the backend-independent flows the tools call (src/layers/runner/): the
  * run_command protocol (validate, resolve, re-check, watch, send, correlate, read the bounded
  * output) and the bounded registry of results for get_command_result, interrupt_command's,
- * send_keys' (ask, then type) and wait_for_output's (watch, read-only).
+ * send_keys' (ask, then type) and wait_for_output's (watch, read-only); and which request typed
+ * at a prompt (list_commands' `ran_by`).
  */
 import { Context, type Effect, Schema } from "effect"
 import type { KeyItem } from "../domain/Keys.js"
@@ -166,5 +167,11 @@ export class CommandRunner extends Context.Service<
      * accepts, goes quiet, or the command running there ends; read-only, never sends anything.
      */
     readonly waitForOutput: (spec: OutputWaitSpec) => Effect.Effect<OutputWaitEnd, TermPilotError>
+    /**
+     * The request_id of this process's run_command that typed its command at `promptId` of
+     * `sessionId` (the prompt its submit named), while the runner keeps it (its last 256); null
+     * for any other prompt (the person's command, another process's, or one too old to tell).
+     */
+    readonly requestAt: (sessionId: string, promptId: string) => Effect.Effect<string | null>
   }
 >()("termpilot/CommandRunner") {}

@@ -1,20 +1,13 @@
 /**
  * Cursors — the read_terminal cursors of this TermPilot process (`cursor` out, `since` in): the
- * format of src/domain/ReadCursor.ts, authenticated with an HMAC-SHA256 under a key drawn at random
- * when this module is loaded, that is once per process. A cursor of an earlier run (another key)
- * is refused like any made-up string. Only the tools encode and decode cursors: the layers see
- * plain CursorPositions.
+ * format of src/domain/ReadCursor.ts, authenticated with this process's HMAC (ProcessMac.ts, a key
+ * drawn at random once per process). A cursor of an earlier run (another key) is refused like any
+ * made-up string. Only the tools encode and decode cursors: the layers see plain CursorPositions.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { type CursorCodec, cursorCodec } from "../domain/ReadCursor.js"
+import { processMac } from "./ProcessMac.js"
 
-/** This process's key: cursors do not outlive it. */
-const KEY = randomBytes(32)
-
-const codec: CursorCodec = cursorCodec({
-  sign: (payload) => createHmac("sha256", KEY).update(payload).digest(),
-  same: (a, b) => a.length === b.length && timingSafeEqual(a, b)
-})
+const codec: CursorCodec = cursorCodec(processMac)
 
 /** The cursor string for `position` in `sessionId`. */
 export const encodeCursor: CursorCodec["encode"] = codec.encode

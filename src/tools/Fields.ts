@@ -70,6 +70,20 @@ export const integerField = (field: string, bounds: Bounds<number>) => {
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(bounds.default)))
 }
 
+/** Where a read of a command's output starts: "tail" (default), "head", or a line offset (0 or more). */
+export const outputFromField = (description: string) => {
+  const message = `from must be "tail", "head" or an integer line offset of 0 or more`
+  return Schema.Union([
+    Schema.Literals(["tail", "head"]).annotate(only(message)),
+    Schema.Number.annotate(only(message)).check(
+      isInteger(only(message)),
+      Schema.isGreaterThanOrEqualTo(0, only(message))
+    )
+  ])
+    .annotate({ description, default: "tail", ...only(message) })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed<"tail" | "head" | number>("tail")))
+}
+
 /**
  * A finite number whose failures all report `message` (Schema.Finite's own check would report
  * "Expected a finite number"). Finite, not Number: a plain Number is published as "a number or

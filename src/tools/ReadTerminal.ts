@@ -15,6 +15,7 @@ import { lineCount, observe } from "./Observation.js"
 import { defineTool, readerAnnotations } from "./Tool.js"
 
 export const MAX_READ_LINES = 2000
+export const DEFAULT_READ_LINES = 200
 export const MAX_CHARS = 131_072
 export const DEFAULT_MAX_CHARS = 32_768
 export const MAX_CURSOR_CHARS = 256
@@ -26,7 +27,7 @@ export const ReadTerminalInput = Schema.Struct({
   max_lines: integerField("max_lines", {
     min: 1,
     max: MAX_READ_LINES,
-    default: 200,
+    default: DEFAULT_READ_LINES,
     description: "Most lines to return; the newest lines are kept."
   }),
   max_chars: integerField("max_chars", {

@@ -9,7 +9,9 @@ import { callTool, ToolError } from "./Adapter.js"
 import { getCommandResult } from "./GetCommandResult.js"
 import { getCurrentSession } from "./GetCurrentSession.js"
 import { interruptCommand } from "./InterruptCommand.js"
+import { listCommands } from "./ListCommands.js"
 import { listSessions } from "./ListSessions.js"
+import { readCommandOutput } from "./ReadCommandOutput.js"
 import { readTerminal } from "./ReadTerminal.js"
 import { runCommand } from "./RunCommand.js"
 import { sendKeysTool } from "./SendKeys.js"
@@ -118,6 +120,8 @@ export const toolRegistry = (options: RegistryOptions = {}): ReadonlyArray<Regis
     register(listSessions),
     register(getCurrentSession),
     register(readTerminal),
+    register(listCommands),
+    register(readCommandOutput),
     register(runCommand),
     register(getCommandResult),
     register(interruptCommand),

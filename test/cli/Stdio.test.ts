@@ -113,7 +113,7 @@ describe("termpilot (stdio MCP server)", () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "termpilot", version })
       const { tools } = await client.listTools()
-      expect(tools).toHaveLength(8)
+      expect(tools).toHaveLength(10)
     } finally {
       await client.close()
     }

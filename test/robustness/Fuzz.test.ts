@@ -1,20 +1,22 @@
 /**
- * Property-based fuzzing of seven of the eight tools (all but wait_for_output, whose valid calls wait) through the real MCP client (InMemoryTransport) against
- * the fake iTerm2 with real shells: 14,000 generated calls. Every session in the world is unable
- * to take a command (no shell integration, busy, text typed), so nothing may ever be typed.
- * Properties: the server always answers (with results that match the published outputSchema),
- * invalid arguments are invalid_request, valid ones get the contract's outcome, and the SendText
- * ledger stays empty.
+ * Property-based fuzzing of nine of the ten tools (all but wait_for_output, whose valid calls wait)
+ * through the real MCP client (InMemoryTransport) against the fake iTerm2 with real shells: 18,000
+ * generated calls. Every session in the world is unable to take a command (no shell integration,
+ * busy, text typed), so nothing may ever be typed; two of them hold commands the person ran, so
+ * list_commands lists real command_ids and read_command_output reads them (forged or edited ids
+ * are invalid_request). Properties: the server always answers (with results that match the
+ * published outputSchema), invalid arguments are invalid_request, valid ones get the contract's
+ * outcome, and the SendText ledger stays empty.
  */
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 import { openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 import { argsFor, cursors } from "./arbitraries.js"
-import { verdict } from "./oracle.js"
+import { issuedCommandIds, verdict } from "./oracle.js"
 import { call, expectHealthy, SHORT_TIMEOUTS, type ToolResult } from "./support.js"
 
-/** Calls per fast-check run (issued concurrently) and runs per tool: 7 × 200 × 10 = 14,000 calls. */
+/** Calls per fast-check run (issued concurrently) and runs per tool: 9 × 200 × 10 = 18,000 calls. */
 const BATCH = 10
 const RUNS_PER_TOOL = Number(process.env.FUZZ_RUNS ?? 200)
 
@@ -30,6 +32,11 @@ let sessionIds: ReadonlyArray<string> = []
 /** request_ids the server handed out (rejected runs), so get_command_result also sees real ids. */
 const requestIds: Array<string> = []
 let calls = 0
+/** What the setup's list_commands showed of each command, and its whole output (read once, unbounded). */
+const listedCommands = new Map<
+  string,
+  { readonly outputAvailable: boolean; readonly status: unknown; readonly whole: Record<string, unknown> }
+>()
 /** Verdicts seen per tool, so the suite can show that valid calls really reached the backend. */
 const tally = new Map<string, Record<string, number>>()
 
@@ -38,13 +45,51 @@ beforeAll(async () => {
   const plain = await rig.world.createWindow({ integration: false, title: "no-integration" })
   const busy = await rig.world.createWindow({ title: "busy" })
   const typed = await rig.world.createWindow({ title: "typed" })
+  // Commands the person ran (their output kept), then the busy one still running.
+  await rig.world.runAsUser(busy.sessionId, "printf 'fuzz-one\\nfuzz-two\\n'")
+  await rig.world.runAsUser(typed.sessionId, "echo fuzz-typed")
   rig.world.type(busy.sessionId, "sleep 600\r")
   await rig.world.waitFor(busy.sessionId, (s) => !s.atPrompt())
   rig.world.type(typed.sessionId, "typed-by-the-user")
   await rig.world.waitFor(typed.sessionId, (s) => s.screen.screenText().includes("typed-by-the-user"))
   sessionIds = [plain.sessionId, busy.sessionId, typed.sessionId]
+  // The SDK client validates every structuredContent against the outputSchema it listed.
+  await rig.mcp.client.listTools()
   for (const id of sessionIds)
     cursors.push((await call(rig.mcp, "read_terminal", { session_id: id })).data.cursor as string)
+  for (const id of sessionIds) {
+    const listing = await call(rig.mcp, "list_commands", { session_id: id, limit: 200 })
+    expect(listing.isError, JSON.stringify(listing.data)).toBe(false)
+    const commands = listing.data.commands as Array<Record<string, unknown>>
+    issuedCommandIds.set(
+      id,
+      commands.map((c) => c.command_id as string)
+    )
+    for (const c of commands) {
+      const whole = await call(rig.mcp, "read_command_output", {
+        session_id: id,
+        command_id: c.command_id,
+        max_lines: 2000,
+        max_chars: 131072,
+        from: "head"
+      })
+      expect(whole.isError, JSON.stringify(whole.data)).toBe(false)
+      listedCommands.set(c.command_id as string, {
+        outputAvailable: c.output_available === true,
+        status: c.status,
+        whole: whole.data
+      })
+    }
+  }
+  // Shell integration proves the person's commands: printf (finished) and sleep (running) in busy,
+  // echo in typed; the session without it lists nothing. Their outputs read whole, unbounded.
+  const [printf, sleep] = issuedCommandIds.get(busy.sessionId) ?? []
+  expect([plain, busy, typed].map((s) => issuedCommandIds.get(s.sessionId)?.length)).toEqual([0, 2, 1])
+  expect(listedCommands.get(printf!)).toMatchObject({
+    status: "finished",
+    whole: { output: "fuzz-one\nfuzz-two" }
+  })
+  expect(listedCommands.get(sleep!)).toMatchObject({ status: "running", whole: { output: "" } })
 }, 60_000)
 
 afterAll(async () => {
@@ -86,6 +131,12 @@ const requestIdArb = () =>
 const idsFor = (tool: string) =>
   tool === "get_command_result" || tool === "interrupt_command" ? requestIdArb() : sessionIdArb()
 
+/** One of the last 200 request_ids handed out (the server keeps 256), so still known to it. */
+const isRecentRequest = (id: unknown): boolean => {
+  const at = requestIds.lastIndexOf(id as string)
+  return at !== -1 && at >= requestIds.length - 200
+}
+
 /** What a call with valid arguments must produce in this world. */
 const expectValidOutcome = (tool: string, args: Record<string, unknown>, result: ToolResult) => {
   const { data } = result
@@ -106,6 +157,44 @@ const expectValidOutcome = (tool: string, args: Record<string, unknown>, result:
         expect(data.error_code).toBe("session_not_found")
       }
       return
+    case "list_commands": {
+      const listing = issuedCommandIds.get(args.session_id as string)
+      if (listing === undefined) {
+        expect(data.error_code).toBe("session_not_found")
+        return
+      }
+      // The world stands still: the same commands, only those after `since`, the newest `limit`.
+      expect(result.isError).toBe(false)
+      expect(data.session_id).toBe(args.session_id)
+      const after = args.since === undefined ? 0 : listing.indexOf(args.since as string) + 1
+      const ids = (data.commands as Array<Record<string, unknown>>).map((c) => c.command_id)
+      expect(ids).toEqual(listing.slice(after).slice(-((args.limit as number | undefined) ?? 20)))
+      return
+    }
+    case "read_command_output": {
+      // A valid call names a command_id listed for this very session.
+      const listed = listedCommands.get(args.command_id as string)!
+      if (!listed.outputAvailable) {
+        expect(data.error_code).toBe("output_unavailable")
+        return
+      }
+      expect(result.isError).toBe(false)
+      expect({ session_id: data.session_id, command_id: data.command_id }).toEqual({
+        session_id: args.session_id,
+        command_id: args.command_id
+      })
+      expect(data.status).toBe(listed.status)
+      expect(data.total_output_lines).toBe(listed.whole.total_output_lines)
+      const output = data.output as string
+      expect(data.line_count).toBeLessThanOrEqual((args.max_lines as number | undefined) ?? 200)
+      expect([...output].length).toBeLessThanOrEqual((args.max_chars as number | undefined) ?? 32768)
+      // Bounded or not, what comes back is a piece of the command's output, never anything else.
+      expect(listed.whole.output as string).toContain(output)
+      const fromStart =
+        args.from === undefined || args.from === "tail" || args.from === "head" || args.from === 0
+      if (fromStart && data.truncated === false) expect(output).toBe(listed.whole.output)
+      return
+    }
     case "run_command":
       expect({ status: data.status, sent: data.sent }).toEqual({ status: "rejected", sent: false })
       expect(REJECTED_BEFORE_SEND).toContain(data.error_code)
@@ -117,7 +206,7 @@ const expectValidOutcome = (tool: string, args: Record<string, unknown>, result:
       return
     case "interrupt_command":
       // Every request this world ever made was refused: nothing runs, so nothing is interrupted.
-      if (requestIds.lastIndexOf(args.request_id as string) >= requestIds.length - 200) {
+      if (isRecentRequest(args.request_id)) {
         expect(data).toMatchObject({ status: "rejected", sent: false, interrupt_sent: false })
       } else if (!requestIds.includes(args.request_id as string)) {
         expect(data.error_code).toBe("request_not_found")
@@ -129,7 +218,7 @@ const expectValidOutcome = (tool: string, args: Record<string, unknown>, result:
       return
     case "get_command_result":
       // The server keeps the last 256 results; older ids may be forgotten (request_not_found).
-      if (requestIds.lastIndexOf(args.request_id as string) >= requestIds.length - 200) {
+      if (isRecentRequest(args.request_id)) {
         expect({ status: data.status, sent: data.sent }).toEqual({ status: "rejected", sent: false })
       } else if (!requestIds.includes(args.request_id as string)) {
         expect(data.error_code).toBe("request_not_found")
@@ -168,13 +257,15 @@ const TOOLS = [
   "list_sessions",
   "get_current_session",
   "read_terminal",
+  "list_commands",
+  "read_command_output",
   "run_command",
   "get_command_result",
   "interrupt_command",
   "send_keys"
 ]
 
-describe("fuzzing seven tools (all but wait_for_output)", () => {
+describe("fuzzing nine tools (all but wait_for_output)", () => {
   it("the world's sessions all refuse a command (the fixture cannot type)", async () => {
     for (const id of sessionIds) {
       const result = await call(rig.mcp, "run_command", { session_id: id, command: "true" })

@@ -4,7 +4,7 @@
  * arguments built from real session ids, and argument objects with extra or missing keys.
  */
 import fc from "fast-check"
-import { CONTRACT } from "./oracle.js"
+import { CONTRACT, issuedCommandIds } from "./oracle.js"
 
 /** Characters the contract singles out: controls, separators, bidi, surrogates, look-alikes. */
 const SPECIAL = [
@@ -96,17 +96,101 @@ export const anyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((ti
 /** Cursors read_terminal really returned (set by the suite), so `since` also sees real ones. */
 export const cursors: Array<string> = []
 
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+/** Every command_id list_commands returned so far, of any session. */
+const issued = (): ReadonlyArray<string> => [...issuedCommandIds.values()].flat()
+
+/** One character of `id` at `at` replaced by the next base64url character (or a "-" past it). */
+const editAt = (id: string, at: number): string => {
+  const i = at % id.length
+  const next = BASE64URL[(BASE64URL.indexOf(id[i]!) + 1) % BASE64URL.length] ?? "-"
+  return `${id.slice(0, i)}${next}${id.slice(i + 1)}`
+}
+
+/** The ways a real command_id is edited: a character, case, its prefix, padding, a cut, an extension. */
+const EDITS = ["char", "last", "upper", "lower", "prefix", "CMD", "pad", "cut", "grow", "space"] as const
+
+const edited = (id: string, how: (typeof EDITS)[number], at: number): string => {
+  switch (how) {
+    case "char":
+      return editAt(id, 4 + (at % Math.max(id.length - 4, 1)))
+    case "last":
+      // The last character, where base64url's spare bits are: an edit that may decode to the same bytes.
+      return editAt(id, id.length - 1)
+    case "upper":
+      return id.toUpperCase()
+    case "lower":
+      return id.toLowerCase()
+    case "prefix":
+      return id.slice(4)
+    case "CMD":
+      return `CMD_${id.slice(4)}`
+    case "pad":
+      return `${id}==`
+    case "cut":
+      return id.slice(0, Math.max(5, id.length - 1 - (at % 8)))
+    case "grow":
+      return `${id}${BASE64URL[at % BASE64URL.length]}`
+    case "space":
+      return ` ${id}`
+  }
+}
+
+/**
+ * command_ids (read_command_output's `command_id`, list_commands' `since`): real ones of any
+ * session, each edited, read_terminal's cursors (sealed by the same process key), and made up.
+ */
+const commandIdArb = (): fc.Arbitrary<string> => {
+  const real = issued().length > 0 ? issued() : ["cmd_none"]
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...real) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...real), fc.constantFrom(...EDITS), fc.nat())
+        .map(([id, how, at]) => edited(id, how, at))
+    },
+    { weight: 1, arbitrary: fc.constantFrom(...(cursors.length > 0 ? cursors : ["none"])) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .string({ unit: fc.constantFrom(...BASE64URL), maxLength: 60 })
+        .map((body) => `cmd_${body}`)
+    },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }
+  )
+}
+
 /** A valid value for one field of the contract (plus its near misses, which `anyValue` covers). */
 const validFor = (tool: string, key: string, ids: fc.Arbitrary<string>): fc.Arbitrary<unknown> => {
   switch (key) {
     case "since":
+      if (tool === "list_commands") return commandIdArb()
       return fc.oneof(
         fc.constantFrom(...(cursors.length > 0 ? cursors : ["none"])),
         fc.string({ maxLength: 40 })
       )
+    case "command_id":
+      return commandIdArb()
     case "session_id":
     case "request_id":
       return ids
+    case "limit":
+      return fc.oneof(
+        fc.integer({ min: 1, max: 200 }),
+        fc.constantFrom(1, 200),
+        // Near misses: just out of range, fractional, a number as text.
+        fc.constantFrom(0, 201, -1, 20.5, "20")
+      )
+    case "from":
+      return fc.oneof(
+        fc.constantFrom("tail", "head", 0, 1),
+        fc.nat({ max: 10 }),
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        // Near misses: case, spacing, a number as text, negative and fractional offsets.
+        fc.constantFrom("Tail", "HEAD", " tail", "", "1", -1, 1.5, -0.5)
+      )
     case "command":
       return fc.constantFrom("true", "echo fuzz", " echo lead", "echo 😀", "printf %s x", "a".repeat(8192))
     case "keys":
@@ -157,10 +241,37 @@ const toArgs = (entries: ReadonlyArray<readonly [string, unknown]>): Record<stri
   return out
 }
 
+/** The field of each tool that holds a command_id, valid only with the session_id it was listed for. */
+const SEALED_TO_SESSION: Record<string, string> = {
+  list_commands: "since",
+  read_command_output: "command_id"
+}
+
+/**
+ * `args` with its session_id and sealed field (both present) replaced by a session and one of its
+ * own command_ids, picked by `pick`; unchanged when either is absent or no session has a command.
+ */
+const pairedWithSession = (
+  args: Record<string, unknown> | undefined,
+  field: string,
+  pick: number
+): Record<string, unknown> | undefined => {
+  const pairs = [...issuedCommandIds].flatMap(([sessionId, ids]) => ids.map((id) => [sessionId, id] as const))
+  if (args === undefined || pairs.length === 0) return args
+  if (!Object.hasOwn(args, "session_id") || !Object.hasOwn(args, field)) return args
+  const [sessionId, id] = pairs[pick % pairs.length]!
+  return toArgs(
+    Object.entries(args).map(([key, value]) =>
+      key === "session_id" ? [key, sessionId] : key === field ? [key, id] : [key, value]
+    )
+  )
+}
+
 /**
  * Arguments for `tool`: mostly near-valid (each known field valid with probability ~0.8, present
  * or not when optional, sometimes an extra key), sometimes a fully arbitrary object, and sometimes
- * no arguments at all. `ids` supplies identifiers, real ones included.
+ * no arguments at all. `ids` supplies identifiers, real ones included; a command_id is half the
+ * time paired with the session it was listed for.
  */
 export const argsFor = (
   tool: string,
@@ -188,9 +299,15 @@ export const argsFor = (
       maxLength: 4
     })
     .map(toArgs)
-  return fc.oneof(
+  const any = fc.oneof(
     { weight: 6, arbitrary: fields.length === 0 ? fc.constant({}) : nearValid },
     { weight: 3, arbitrary },
     { weight: 1, arbitrary: fc.constant(undefined) }
   )
+  const sealed = SEALED_TO_SESSION[tool]
+  if (sealed === undefined) return any
+  // Half the calls that name a command_id name one of their session's own (else nearly all would be forged).
+  return fc
+    .tuple(any, fc.boolean(), fc.nat())
+    .map(([args, pair, pick]) => (pair ? pairedWithSession(args, sealed, pick) : args))
 }

@@ -120,9 +120,34 @@ const keyItems = (value: unknown): Verdict => {
   return total > 4096 ? "invalid" : result
 }
 
+/**
+ * read_command_output's `from`: "tail", "head", or an integer line offset, 0 or more. The contract
+ * sets no upper bound; an integer past 2^53 (which JSON cannot carry exactly) may be refused.
+ */
+const outputFrom = (value: unknown): Verdict => {
+  if (value === "tail" || value === "head") return "valid"
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) return "invalid"
+  return Number.isSafeInteger(value) ? "valid" : "either"
+}
+
+/**
+ * The command_ids list_commands returned, per session_id, oldest first (the suite records every
+ * listing). The contract makes these the only valid ones: a command_id is sealed to its session
+ * and to this process, so anything else (made up, edited, of another session) is invalid_request.
+ */
+export const issuedCommandIds = new Map<string, ReadonlyArray<string>>()
+
+/** A command_id (or list_commands' `since`): one list_commands returned for this call's session_id. */
+const commandId = (value: unknown, args: Record<string, unknown>): Verdict => {
+  const shape = identifier(value)
+  if (shape === "invalid" || typeof args.session_id !== "string") return "invalid"
+  return issuedCommandIds.get(args.session_id)?.includes(value as string) === true ? shape : "invalid"
+}
+
 interface Field {
   readonly required: boolean
-  readonly check: (value: unknown) => Verdict
+  /** The verdict for this field's value; `args` is the whole call, for fields bound to another. */
+  readonly check: (value: unknown, args: Record<string, unknown>) => Verdict
 }
 
 /** Each tool's arguments: the table in specs/tools.md. */
@@ -138,6 +163,18 @@ export const CONTRACT: Record<string, Record<string, Field>> = {
       required: false,
       check: (v) => (typeof v === "string" && [...v].length <= 256 ? "either" : "invalid")
     }
+  },
+  list_commands: {
+    session_id: { required: true, check: identifier },
+    limit: { required: false, check: integerIn(1, 200) },
+    since: { required: false, check: commandId }
+  },
+  read_command_output: {
+    session_id: { required: true, check: identifier },
+    command_id: { required: true, check: commandId },
+    max_lines: { required: false, check: integerIn(1, 2000) },
+    max_chars: { required: false, check: integerIn(1, 131072) },
+    from: { required: false, check: outputFrom }
   },
   run_command: {
     session_id: { required: true, check: identifier },
@@ -176,7 +213,7 @@ export const verdict = (tool: string, args: Args): Verdict => {
     }
     const field = fields[key]
     if (field === undefined || !Object.hasOwn(fields, key)) return "invalid"
-    result = and(result, field.check(given[key]))
+    result = and(result, field.check(given[key], given))
   }
   for (const [key, field] of Object.entries(fields)) {
     if (field.required && !Object.hasOwn(given, key)) return "invalid"

@@ -178,6 +178,17 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
       Effect.andThen(
         record("Terminal", "sendKeys", [id, bytes]),
         t.sendKeys?.(id, bytes) ?? Effect.asVoid(known(id))
+      ),
+    listCommands: (id, limit, afterKey) =>
+      Effect.andThen(
+        record("Terminal", "listCommands", [id, limit, afterKey]),
+        t.listCommands?.(id, limit, afterKey) ?? Effect.as(known(id), [])
+      ),
+    commandText: (id, key, bounds, from) =>
+      Effect.andThen(
+        record("Terminal", "commandText", [id, key, bounds, from]),
+        t.commandText?.(id, key, bounds, from) ??
+          Effect.andThen(known(id), Effect.fail(fail("invalid_request", `No command '${key}' is known.`)))
       )
   }
   const runner: RunnerShape = {
@@ -201,7 +212,13 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
     // send_keys' and wait_for_output's flows are the runner's own (as CommandRunnerLive runs them),
     // over this fake's Terminal and PromptTracker, whose calls are recorded.
     sendKeys: (sessionId, keys) => r.sendKeys?.(sessionId, keys) ?? sendKeys(terminal, sessionId, keys),
-    waitForOutput: (spec) => r.waitForOutput?.(spec) ?? waitForOutput({ terminal, tracker }, spec)
+    waitForOutput: (spec) => r.waitForOutput?.(spec) ?? waitForOutput({ terminal, tracker }, spec),
+    // By default no prompt is known to be one of this process's requests (list_commands: "person").
+    requestAt: (sessionId, promptId) =>
+      Effect.andThen(
+        record("CommandRunner", "requestAt", [sessionId, promptId]),
+        r.requestAt?.(sessionId, promptId) ?? Effect.succeed(null)
+      )
   }
   /** By default a watch of the known session sees no event at all. */
   const tracker: TrackerShape = {

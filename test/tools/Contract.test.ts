@@ -10,6 +10,7 @@ import { KEY_NAMES } from "../../src/domain/Keys.js"
 import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"
 import { ErrorCode } from "../../src/services/Errors.js"
 import { Readiness } from "../../src/services/Terminal.js"
+import { ListedCommandStatus, RanBy } from "../../src/tools/ListCommands.js"
 import { WaitStopped } from "../../src/tools/WaitForOutput.js"
 import { type McpHarness, openMcpHarness } from "../support/McpHarness.js"
 import { makeRecordingBackend } from "../support/RecordingBackend.js"
@@ -100,7 +101,7 @@ describe("specs/tools.contract.json matches tools/list", () => {
         expect(schema.additionalProperties).toBe(false)
         const actual = Object.fromEntries(
           Object.entries(properties).map(([name, property]) => {
-            const keep: Json = { type: property.type, required: required.includes(name) }
+            const keep: Json = { type: typeOf(property), required: required.includes(name) }
             for (const key of [
               "default",
               "minimum",
@@ -136,6 +137,8 @@ describe("specs/tools.contract.json matches tools/list", () => {
     expect(contract.enums.CommandStatus).toEqual(CommandStatus.literals)
     expect(contract.enums.InterruptStatus).toEqual(InterruptStatus.literals)
     expect(contract.enums.WaitStopped).toEqual(WaitStopped.literals)
+    expect(contract.enums.ListedCommandStatus).toEqual(ListedCommandStatus.literals)
+    expect(contract.enums.RanBy).toEqual(RanBy.literals)
     expect(contract.enums.ErrorCode).toEqual(ErrorCode.literals)
     expect(contract.enums.KeyName).toEqual(KEY_NAMES)
   })
@@ -173,7 +176,9 @@ describe("the prose specs name everything in the contract", () => {
     for (const value of [
       ...(contract.enums.InterruptStatus ?? []),
       ...(contract.enums.CommandStatus ?? []),
-      ...(contract.enums.Readiness ?? [])
+      ...(contract.enums.Readiness ?? []),
+      ...(contract.enums.ListedCommandStatus ?? []),
+      ...(contract.enums.RanBy ?? [])
     ]) {
       expect(tools_md, value).toContain(`\`${value}\``)
     }

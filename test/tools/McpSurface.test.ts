@@ -51,20 +51,24 @@ describe("initialize and tools/list", () => {
       "progressToken",
       "since",
       "explicitly asked",
-      "wait_for_output"
+      "wait_for_output",
+      "list_commands",
+      "read_command_output"
     ]) {
       expect(instructions).toContain(phrase)
     }
     expect(instructions).toMatch(/never authorize/)
   })
 
-  it("lists the eight tools in a fixed order with explicit annotations", async () => {
+  it("lists the ten tools in a fixed order with explicit annotations", async () => {
     const { client } = await open()
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
       "list_sessions",
       "get_current_session",
       "read_terminal",
+      "list_commands",
+      "read_command_output",
       "run_command",
       "get_command_result",
       "interrupt_command",
@@ -77,6 +81,8 @@ describe("initialize and tools/list", () => {
       "list_sessions",
       "get_current_session",
       "read_terminal",
+      "list_commands",
+      "read_command_output",
       "get_command_result",
       "wait_for_output"
     ]) {
@@ -139,6 +145,8 @@ describe("initialize and tools/list", () => {
       "list_sessions",
       "get_current_session",
       "read_terminal",
+      "list_commands",
+      "read_command_output",
       "get_command_result",
       "wait_for_output"
     ])

@@ -4,7 +4,8 @@
  * owned by this layer's scope (CommandWatch: bounded send phase, correlation, bounded output), so a
  * timed-out or cancelled wait keeps being watched and get_command_result can pick the outcome up
  * later; get_command_result's and interrupt_command's protocols over the same view, and send_keys'
- * (SendKeysFlow.ts) and wait_for_output's (OutputWait.ts) over the same Terminal and PromptTracker.
+ * (SendKeysFlow.ts) and wait_for_output's (OutputWait.ts) over the same Terminal and PromptTracker;
+ * which request typed at a prompt (PromptRequests.ts) for list_commands.
  */
 import { randomBytes } from "node:crypto"
 import { Clock, Deferred, Effect, FiberSet, Layer, Option } from "effect"
@@ -26,6 +27,7 @@ import { watchRequest } from "./CommandWatch.js"
 import { makeInFlightRequests } from "./InFlightRequests.js"
 import { makeOutputSoFar } from "./OutputSoFar.js"
 import { waitForOutput } from "./OutputWait.js"
+import { makePromptRequests } from "./PromptRequests.js"
 import { makeResultRegistry, REGISTRY_CAPACITY } from "./ResultRegistry.js"
 import { sendKeys } from "./SendKeysFlow.js"
 
@@ -73,12 +75,14 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
     const tracker = yield* PromptTracker
     const registry = yield* makeResultRegistry(options.registryCapacity ?? REGISTRY_CAPACITY)
     const inFlight = yield* makeInFlightRequests
+    const prompts = yield* makePromptRequests(options.registryCapacity ?? REGISTRY_CAPACITY)
     const output = makeOutputSoFar(terminal, registry, inFlight)
     const fibers = yield* FiberSet.make<void, never>()
     const parts = {
       backend: { terminal, tracker },
       registry,
       inFlight,
+      prompts,
       watchHours: options.maxWatchHours ?? MAX_WATCH_HOURS,
       promptGraceMs: options.promptGraceMs ?? PROMPT_GRACE_MS
     }
@@ -156,7 +160,8 @@ export const makeCommandRunner = (options: CommandRunnerOptions = {}) =>
       result,
       interrupt,
       sendKeys: (sessionId, keys) => sendKeys(terminal, sessionId, keys),
-      waitForOutput: (spec) => waitForOutput(parts.backend, spec)
+      waitForOutput: (spec) => waitForOutput(parts.backend, spec),
+      requestAt: prompts.requestAt
     })
   })
 

@@ -2,7 +2,8 @@
  * CommandWatch — the whole life of one claimed run_command request, run in the runner's FiberSet:
  * the bounded send phase, then (once sent) the watch that correlates the session's events, waits
  * briefly for the next prompt and reads the command's bounded output. It keeps the runner's view
- * of the request (InFlightRequests) and the registry current, and frees the session at the end.
+ * of the request (InFlightRequests), the registry and the prompt it typed at (PromptRequests)
+ * current, and frees the session at the end.
  */
 import { Clock, Deferred, Duration, Effect, Exit, Option, Result } from "effect"
 import type { CommandResult } from "../../services/CommandRunner.js"
@@ -10,6 +11,7 @@ import { awaitNextPrompt, correlate, type Outcome } from "./CommandCorrelation.j
 import * as R from "./CommandResults.js"
 import type { InFlightRequests } from "./InFlightRequests.js"
 import { outputLinesOf } from "./OutputSoFar.js"
+import type { PromptRequests } from "./PromptRequests.js"
 import type { ResultRegistry } from "./ResultRegistry.js"
 import { type Backend, sendPhase } from "./SendPhase.js"
 
@@ -18,6 +20,8 @@ export interface WatchParts {
   readonly backend: Backend
   readonly registry: ResultRegistry
   readonly inFlight: InFlightRequests
+  /** Which request typed at which prompt (list_commands' `ran_by`). */
+  readonly prompts: PromptRequests
   /** How long a sent command is watched at most. */
   readonly watchHours: number
   /** How long to wait, after our command ended, for the shell to draw its next prompt. */
@@ -96,6 +100,8 @@ export const watchRequest = (
       if (phase._tag === "Final") return { result: phase.result, recorded: false }
       sent = true
       yield* inFlight.markSent(ctx, phase.promptId, phase.events)
+      if (phase.promptId !== null)
+        yield* parts.prompts.remember(ctx.request.sessionId, phase.promptId, ctx.requestId)
       const snapshot = R.submitted(ctx)
       yield* registry.record(snapshot, done)
       yield* Deferred.succeed(afterSend, snapshot)
