@@ -50,8 +50,10 @@ export interface BackendTargets {
   readonly runTrueMs?: number
   /** list_sessions at 100 sessions. */
   readonly list100Ms: number
-  /** read_terminal of 200 lines out of a 100,000-line scrollback. */
+  /** read_terminal of 200 lines out of a 100,000-line scrollback (and read_command_output's 200 of 100,000). */
   readonly deepReadMs: number
+  /** list_commands of 200 entries; an informational row where unset. */
+  readonly listCommands200Ms?: number
 }
 
 export interface BenchBackend {
@@ -60,5 +62,10 @@ export interface BenchBackend {
   readonly targets: BackendTargets
   /** "hot-paths": only run_command `true` and list_sessions (Figures.ts); all figures when absent. */
   readonly figures?: "hot-paths"
+  /**
+   * The spawned server keeps each watched pane's command log itself (tmux; iTerm2 keeps its own):
+   * its idle RSS with 100 panes × 200 commands is measured (CommandFigures.ts).
+   */
+  readonly commandLogInServer?: boolean
   readonly open: (options: WorldOptions) => Promise<BenchWorld>
 }

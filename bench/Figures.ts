@@ -2,13 +2,14 @@
  * Figures — what the bench measures on TermPilot's published bin (dist/termpilot.js, spawned over
  * stdio through the real MCP SDK client) against one backend on one Node: start-up, memory, the
  * hot paths (list_sessions, run_command), each row against its target (issues 9 and 17); OutputFigures
- * measures reads and large outputs.
+ * measures reads and large outputs, CommandFigures list_commands and read_command_output.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { type BenchWorld, sharedTargets } from "./Backends.js"
+import { commandFigures } from "./CommandFigures.js"
 import { type Base, type FigureOptions, launch, sleep, timed, withServer, withWorld } from "./Harness.js"
 import { outputFigures } from "./OutputFigures.js"
 import { callOk, rssMb, start } from "./Spawned.js"
@@ -207,6 +208,10 @@ export const termpilotFigures = async (o: FigureOptions): Promise<ReadonlyArray<
   if (o.figures.has("wait")) {
     o.log("  wait_for_output")
     rows.push(...(await waitFigures(o, base)))
+  }
+  if (o.figures.has("commands")) {
+    o.log("  list_commands and read_command_output")
+    rows.push(...(await commandFigures(o, base)))
   }
   return rows
 }

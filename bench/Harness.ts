@@ -23,6 +23,7 @@ export const FIGURE_GROUPS = [
   "read",
   "big",
   "wait",
+  "commands",
   "package"
 ] as const
 export type FigureGroup = (typeof FIGURE_GROUPS)[number]
