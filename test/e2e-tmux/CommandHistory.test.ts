@@ -68,8 +68,14 @@ const listCommands = async (pane: RigPane, args: Record<string, unknown> = {}) =
 const readOutput = (pane: RigPane, commandId: string, args: Record<string, unknown> = {}) =>
   typed<OutputView>(rig.mcp, "read_command_output", { session_id: pane.id, command_id: commandId, ...args })
 
-/** Types `line` and Enter as the person would, and waits for the shell's next prompt. */
+/**
+ * Types `line` and Enter as the person would, and waits for the shell's next prompt. First it
+ * looks at the pane's commands, as a person reads before typing on: a command started within the
+ * few milliseconds TermPilot takes to re-read the pane's rows after losing track (zsh clearing
+ * below its prompt at the top row, say) is listed without its output, by design.
+ */
 const personRuns = async (pane: RigPane, line: string) => {
+  await listCommands(pane)
   const prompts = pane.files.prompts()
   await rig.world.type(pane, line)
   await rig.world.press(pane, "Enter")

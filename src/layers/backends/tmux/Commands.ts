@@ -87,7 +87,7 @@ export const makeTmuxCommands = (registry: TmuxRegistry) => {
   /** The grid state now, given to the pane's row model (settles what a loss left pending); failures change nothing. */
   const syncNow = (pane: number, entry: PaneEntry) => {
     const client = entry.owner
-    if (client === null || entry.stream.history.entries.length === 0) return Effect.void
+    if (client === null) return Effect.void
     return Effect.ignore(
       client.commands([entry.gridLine], false, (_i, reply) => {
         if (reply.ok) entry.syncRows(reply.lines[0] ?? "")

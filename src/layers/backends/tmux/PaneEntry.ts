@@ -227,7 +227,8 @@ export class PaneEntry {
     const history = this.paneStream.history
     const client = this.client
     if (this.syncing || client === null || !history.needsSync || this.paneStream.waitingForTokens) return
-    if (!history.tracking) {
+    // The first sync ever is not a resync: a loss right after it is asked about at once.
+    if (!history.tracking && history.grid !== null) {
       const wait = this.resyncedAt + RESYNC_MS - Date.now()
       if (wait > 0) {
         this.resyncTimer ??= setTimeout(() => {
