@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runCommand, typed } from "../support/E2eHelpers.js"
+import { runCommand, typed, waitForReadiness } from "../support/E2eHelpers.js"
 import type { ShellKind } from "../support/tmux/PaneShell.js"
 import { waitUntil } from "../support/tmux/Recorder.js"
 import { openTmuxRig, type RigPane, type TmuxRig } from "../support/tmux/TmuxRig.js"
@@ -183,6 +183,8 @@ describe("TermPilot's own commands and the commands before it watched", () => {
   it("a run_command entry carries its request_id", async () => {
     const pane = await rig.pane()
     await personRuns(pane, "echo by-person")
+    // The recorder sees the prompt before TermPilot's stream may: run_command refuses until then.
+    await waitForReadiness(rig.mcp, pane.id, "ready")
     const ran = await runCommand(rig.mcp, { session_id: pane.id, command: "echo by-termpilot" })
     expect(ran.isError, JSON.stringify(ran.data)).toBe(false)
     const [person, ours] = await settledEntries(pane, 2)
