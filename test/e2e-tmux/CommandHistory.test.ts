@@ -197,6 +197,11 @@ describe("TermPilot's own commands and the commands before it watched", () => {
   it("commands run before TermPilot started are not offered (tmux cannot prove their rows)", async () => {
     const pane: RigPane = { ...earlier, id: await rig.world.sessionId(earlier) }
     expect(await listCommands(pane)).toEqual([])
+    // TermPilot learns where the pane's rows are from its first output since it started: the person
+    // presses Enter first (no entry), as a command typed in that very instant has no output to offer.
+    const prompts = pane.files.prompts()
+    await rig.world.press(pane, "Enter")
+    await waitUntil("the prompt after Enter", () => pane.files.prompts() > prompts)
     await personRuns(pane, "echo after-watching")
     const [only] = await settledEntries(pane, 1)
     expect((await readOutput(pane, only!.command_id)).data.output).toBe("after-watching")
