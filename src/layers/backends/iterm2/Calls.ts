@@ -5,6 +5,7 @@
  * way to type into a session and the transaction wrapper of the check-then-send operations.
  */
 import { Effect, Option, Ref } from "effect"
+import { overflowOf } from "../../../domain/iterm2/HistoryPosition.js"
 import { iterm2IdRefusal } from "../../../domain/iterm2/Iterm2Id.js"
 import { parseJson } from "../../../domain/iterm2/VariableValue.js"
 import type {
@@ -174,6 +175,17 @@ export const getBuffer = (
   )
 
 /** Absolute lines `[first, end)` of a session (whole lines, no column window). */
+/** Lines that left the session's history so far (`number_of_lines`' overflow, §4.1); null when iTerm2 does not say. */
+export const linesOverflow = (conn: Conn, sessionId: string): Effect.Effect<number | null, TermPilotError> =>
+  Effect.map(
+    callFor(
+      conn,
+      { get_property_request: { session_id: sessionId, name: "number_of_lines" } },
+      "get_property_response"
+    ),
+    overflowOf
+  )
+
 export const getLines = (conn: Conn, sessionId: string, first: number, end: number) =>
   getBuffer(conn, sessionId, {
     windowed_coord_range: {

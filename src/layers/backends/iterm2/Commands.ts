@@ -7,7 +7,6 @@
  * (PromptCommands.ts, OutputSlice.ts).
  */
 import { Effect } from "effect"
-import { overflowOf } from "../../../domain/iterm2/HistoryPosition.js"
 import { needsOverflow, sliceOf, sliceText } from "../../../domain/iterm2/OutputSlice.js"
 import {
   commandState,
@@ -20,7 +19,15 @@ import {
 import type { GetPromptResponse } from "../../../generated/iterm2/Iterm2Messages.js"
 import { fail, sessionNotFound, type TermPilotError } from "../../../services/Errors.js"
 import type { CommandRecord, CommandText, OutputFrom, ReadBounds } from "../../../services/Terminal.js"
-import { callFor, getLines, promptOf, promptRequest, replyField, unavailable } from "./Calls.js"
+import {
+  callFor,
+  getLines,
+  linesOverflow,
+  promptOf,
+  promptRequest,
+  replyField,
+  unavailable
+} from "./Calls.js"
 import type { Iterm2Connection } from "./ConnectionService.js"
 
 type Conn = Iterm2Connection["Service"]
@@ -97,17 +104,6 @@ const unknownCommand = (sessionId: string, key: string) =>
     `Session '${sessionId}' has no command '${key}' in its history: list_commands gives the commands it holds (a command leaves with its prompt's line).`
   )
 
-/** Lines that left the history so far (`number_of_lines`' overflow); null when iTerm2 does not say. */
-const overflowNow = (conn: Conn, sessionId: string): Effect.Effect<number | null, TermPilotError> =>
-  Effect.map(
-    callFor(
-      conn,
-      { get_property_request: { session_id: sessionId, name: "number_of_lines" } },
-      "get_property_response"
-    ),
-    overflowOf
-  )
-
 /**
  * The output of the command typed at prompt `key`, bounded from `from`. The key must be in the
  * session's prompt list (else `invalid_request`, nothing else read); no output range (it never
@@ -139,6 +135,6 @@ export const commandText = (
     const rows =
       window === null ? [] : ((yield* getLines(conn, sessionId, window.first, window.end)).contents ?? [])
     // Asked after the rows: lines gone by then before the window are lost to this read too.
-    const overflow = needsOverflow(slice) ? yield* overflowNow(conn, sessionId) : null
+    const overflow = needsOverflow(slice) ? yield* linesOverflow(conn, sessionId) : null
     return { ...sliceText(span, slice, from, rows, overflow, bounds), ...state }
   }).pipe(Effect.withSpan("Iterm2Terminal.commandText"))

@@ -8,7 +8,6 @@ import { Effect } from "effect"
 import {
   lastWrittenRow,
   onScreen,
-  overflowOf,
   sinceStart,
   sinceWindow,
   unchangedRow
@@ -17,7 +16,7 @@ import { cursorRowDigest, fullyFetched, joinRows } from "../../../domain/iterm2/
 import { boundTail } from "../../../domain/TextBounds.js"
 import { fail, type TermPilotError } from "../../../services/Errors.js"
 import type { BoundedText, CursorPosition, ReadBounds } from "../../../services/Terminal.js"
-import { callFor, getLines, orUnavailable } from "./Calls.js"
+import { getLines, linesOverflow, orUnavailable } from "./Calls.js"
 import type { Iterm2Connection } from "./ConnectionService.js"
 import { screenRows } from "./Read.js"
 
@@ -31,17 +30,12 @@ export interface SinceText extends BoundedText {
 
 /** Lines dropped off the top of the history so far (`number_of_lines`, §4.1). */
 const overflow = (conn: Conn, sessionId: string): Effect.Effect<number, TermPilotError> =>
-  callFor(
-    conn,
-    { get_property_request: { session_id: sessionId, name: "number_of_lines" } },
-    "get_property_response"
-  ).pipe(
-    Effect.flatMap((reply) => {
-      const lines = overflowOf(reply)
-      return lines !== null
+  linesOverflow(conn, sessionId).pipe(
+    Effect.flatMap((lines) =>
+      lines !== null
         ? Effect.succeed(lines)
         : Effect.fail(fail("output_unavailable", "iTerm2 did not report the session's line numbers."))
-    })
+    )
   )
 
 /**
