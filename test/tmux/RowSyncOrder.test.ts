@@ -30,7 +30,8 @@ const file = (name: string) => join(world.root, name)
 beforeAll(async () => {
   world = TmuxWorld.create()
   const [hello, go, stop] = [file("hello"), file("go"), file("stop")]
-  // Once the hello file exists, a first line (its PaneEntry then syncs on its own); once the go file does: bursts of 30 numbered lines (builtins), a short sleep between, until the stop file does.
+  // Once the hello file exists, a first line (its PaneEntry then syncs on its own); once the go
+  // file does, bursts of 30 numbered lines with a short sleep between, until the stop file does.
   const lines = "for j in $(seq 30); do i=$((i+1)); printf 'line %d of a burst\\n' $i; done"
   const wait = (f: string) => `while [ ! -e ${f} ]; do sleep 0.05; done`
   const script = `${wait(hello)}; echo ready; ${wait(go)}; i=0; while [ ! -e ${stop} ]; do ${lines}; sleep 0.02; done; exec sleep 100000`
@@ -87,7 +88,7 @@ it("never calls a grid reply a mismatch while other panes' output may have overt
   writeFileSync(file("stop"), "")
   const count = (v: RowsVerdict) => seen.filter((s) => s === v).length
   console.log(
-    `${seen.length} replies while ${WINDOWS} panes wrote: ${count("matched")} matched, ` +
+    `${(await world.tmux("-V")).trim()}: ${seen.length} replies while ${WINDOWS} panes wrote: ${count("matched")} matched, ` +
       `${count("incomparable")} incomparable, ${count("mismatch")} mismatch`
   )
   expect(seen.length).toBeGreaterThan(0)
