@@ -7,7 +7,8 @@
  * plain lines in bursts, which the row model follows exactly, while the test asks each pane's
  * PaneEntry for its grid again and again. No reply may ever be called a mismatch (the model is
  * right throughout); replies that may be from earlier in the stream are "incomparable", and once
- * the panes are quiet every pane's rows match tmux's.
+ * the panes are quiet every pane's rows match tmux's. A pane that writes alone is compared while it
+ * writes (nothing can overtake its replies).
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -22,33 +23,38 @@ import { TmuxWorld } from "../support/tmux/TmuxWorld.js"
 const WINDOWS = 12
 const BURST_MS = 4000
 let world: TmuxWorld
-let client: ControlClient | null = null
+let control: ControlClient
 const entries = new Map<number, PaneEntry>()
 /** The panes' start and stop signals (files in the world's directory). */
 const file = (name: string) => join(world.root, name)
 
+/**
+ * A pane's program: once `hello.<name>` exists, a first line (its PaneEntry then syncs on its own);
+ * once `go.<name>` does, bursts of 30 numbered lines with a short sleep between, until `stop.<name>`.
+ */
+const writer = (name: string) => {
+  const wait = (f: string) => `while [ ! -e ${f} ]; do sleep 0.05; done`
+  const lines = "for j in $(seq 30); do i=$((i+1)); printf 'line %d of a burst\\n' $i; done"
+  const burst = `while [ ! -e ${file(`stop.${name}`)} ]; do ${lines}; sleep 0.02; done`
+  return `${wait(file(`hello.${name}`))}; echo ready; ${wait(file(`go.${name}`))}; i=0; ${burst}; exec sleep 100000`
+}
+
+/** A new window of the session running `writer(name)`, with its PaneEntry. */
+const window = async (name: string, first = false) => {
+  const where = first
+    ? ["new-session", "-d", "-s", "busy", "-x", "80", "-y", "24"]
+    : ["new-window", "-d", "-t", "busy"]
+  const id = (await world.tmux(...where, "-P", "-F", "#{pane_id}", "sh", "-c", writer(name))).trim()
+  const entry = new PaneEntry(Number(id.slice(1)), false)
+  entries.set(entry.pane, entry)
+  return entry
+}
+
 beforeAll(async () => {
   world = TmuxWorld.create()
-  const [hello, go, stop] = [file("hello"), file("go"), file("stop")]
-  // Once the hello file exists, a first line (its PaneEntry then syncs on its own); once the go
-  // file does, bursts of 30 numbered lines with a short sleep between, until the stop file does.
-  const lines = "for j in $(seq 30); do i=$((i+1)); printf 'line %d of a burst\\n' $i; done"
-  const wait = (f: string) => `while [ ! -e ${f} ]; do sleep 0.05; done`
-  const script = `${wait(hello)}; echo ready; ${wait(go)}; i=0; while [ ! -e ${stop} ]; do ${lines}; sleep 0.02; done; exec sleep 100000`
-  await world.tmux("new-session", "-d", "-s", "busy", "-x", "80", "-y", "24", "sh", "-c", script)
+  await window("all", true)
   await world.tmux("set", "-g", "history-limit", "500")
-  for (let i = 1; i < WINDOWS; i++) await world.tmux("new-window", "-d", "-t", "busy", "sh", "-c", script)
-})
-
-afterAll(async () => {
-  await client?.close()
-  await world.close()
-})
-
-it("never calls a grid reply a mismatch while other panes' output may have overtaken it", async () => {
-  const ids = (await world.tmux("list-panes", "-s", "-t", "busy", "-F", "#{pane_id}")).trim().split("\n")
-  expect(ids).toHaveLength(WINDOWS)
-  for (const id of ids) entries.set(Number(id.slice(1)), new PaneEntry(Number(id.slice(1)), false))
+  for (let i = 1; i < WINDOWS; i++) await window("all")
   const opened = openControlClient(
     { transport: localTransport("tmux", world.socket), session: "busy", timeoutMs: 10_000 },
     {
@@ -57,52 +63,93 @@ it("never calls a grid reply a mismatch while other panes' output may have overt
       onClose: () => undefined
     }
   )
-  const control = await Effect.runPromise(opened)
-  client = control
+  control = await Effect.runPromise(opened)
+  writeFileSync(file("hello.all"), "")
+})
 
-  /** One grid request per pane in one write, each reply given to its pane as it arrives. */
-  const askAll = async (): Promise<Array<RowsVerdict>> => {
-    const asks = [...entries.values()].map((entry) => ({ entry, ask: entry.gridAsk()! }))
-    const verdicts: Array<RowsVerdict> = []
-    await Effect.runPromise(
-      control.commands(
-        asks.map((a) => a.ask.line),
-        false,
-        (i, reply) => {
-          const { entry, ask } = asks[i]!
-          verdicts.push(reply.ok ? entry.syncRows(ask, reply.lines[0] ?? "") : null)
-        }
-      )
+afterAll(async () => {
+  await control?.close()
+  await world.close()
+})
+
+/** A reply's verdict, and whether the pane wrote while the request was on its way. */
+interface Seen {
+  readonly verdict: RowsVerdict
+  readonly wrote: boolean
+}
+
+/** One grid request per pane of `panes` in one write, each reply given to its pane as it arrives. */
+const ask = async (panes: ReadonlyArray<PaneEntry>): Promise<Array<Seen>> => {
+  const asks = panes.map((entry) => ({ entry, ask: entry.gridAsk()! }))
+  const seen: Array<Seen> = []
+  await Effect.runPromise(
+    control.commands(
+      asks.map((a) => a.ask.line),
+      false,
+      (i, reply) => {
+        const { entry, ask } = asks[i]!
+        const verdict = reply.ok ? entry.syncRows(ask, reply.lines[0] ?? "") : null
+        seen.push({ verdict, wrote: entry.stream.fed !== ask.fed })
+      }
     )
-    return verdicts
-  }
-
-  writeFileSync(file("hello"), "")
-  // Every pane is tracked (its first line made its PaneEntry sync on its own), and quiet: its rows match.
-  await waitUntil("every pane tracked", () => [...entries.values()].every((e) => e.stream.history.tracking))
-  expect(await askAll()).toEqual(ids.map(() => "matched"))
-  writeFileSync(file("go"), "")
-  const seen: Array<RowsVerdict> = []
-  const until = Date.now() + BURST_MS
-  while (Date.now() < until) seen.push(...(await askAll()))
-  writeFileSync(file("stop"), "")
-  const count = (v: RowsVerdict) => seen.filter((s) => s === v).length
-  console.log(
-    `${(await world.tmux("-V")).trim()}: ${seen.length} replies while ${WINDOWS} panes wrote: ${count("matched")} matched, ` +
-      `${count("incomparable")} incomparable, ${count("mismatch")} mismatch`
   )
-  expect(seen.length).toBeGreaterThan(0)
-  expect(count("mismatch")).toBe(0)
-  // The panes did write during the asks, with one another (else nothing above was tested).
-  expect(count("incomparable")).toBeGreaterThan(0)
-  expect(seen.every((v) => v === "matched" || v === "incomparable")).toBe(true)
+  return seen
+}
 
-  // Quiet again: every pane's rows are tmux's (asked until a round saw no output).
-  let last: Array<RowsVerdict> = []
-  await waitUntil("every pane's rows matched once quiet", async () => {
-    last = await askAll()
-    return last.every((v) => v === "matched")
+/** Asks `panes` again and again for `ms`; what came back. */
+const askFor = async (panes: ReadonlyArray<PaneEntry>, ms: number) => {
+  const seen: Array<Seen> = []
+  const until = Date.now() + ms
+  while (Date.now() < until) seen.push(...(await ask(panes)))
+  return seen
+}
+
+const tally = (seen: ReadonlyArray<Seen>) => {
+  const count = (v: RowsVerdict) => seen.filter((s) => s.verdict === v).length
+  return { matched: count("matched"), incomparable: count("incomparable"), mismatch: count("mismatch") }
+}
+
+/** Every pane of `panes` tracked (its first line made its PaneEntry sync), then asked until all match. */
+const allMatch = async (panes: ReadonlyArray<PaneEntry>) => {
+  await waitUntil("every pane tracked", () => panes.every((e) => e.stream.history.tracking))
+  let last: Array<Seen> = []
+  await waitUntil("every pane's rows matched", async () => {
+    last = await ask(panes)
+    return last.every((s) => s.verdict === "matched")
   })
-  expect(last).toEqual(ids.map(() => "matched"))
-  for (const entry of entries.values()) expect(entry.stream.history.tracking).toBe(true)
+  expect(last.map((s) => s.verdict)).toEqual(panes.map(() => "matched"))
+}
+
+it("never calls a grid reply a mismatch while other panes' output may have overtaken it", async () => {
+  const panes = [...entries.values()]
+  expect(panes).toHaveLength(WINDOWS)
+  await allMatch(panes)
+  writeFileSync(file("go.all"), "")
+  const seen = await askFor(panes, BURST_MS)
+  writeFileSync(file("stop.all"), "")
+  const { matched, incomparable, mismatch } = tally(seen)
+  const version = (await world.tmux("-V")).trim()
+  console.log(
+    `${version}: ${seen.length} replies while ${WINDOWS} panes wrote: ${matched} matched, ${incomparable} incomparable, ${mismatch} mismatch`
+  )
+  expect(mismatch).toBe(0)
+  // The panes did write during the asks, with one another (else nothing above was tested).
+  expect(incomparable).toBeGreaterThan(0)
+  expect(matched + incomparable).toBe(seen.length)
+  // Quiet again: every pane's rows are tmux's.
+  await allMatch(panes)
+}, 60_000)
+
+it("compares the replies of a pane that writes alone while it writes", async () => {
+  const alone = await window("alone")
+  writeFileSync(file("hello.alone"), "")
+  await allMatch([...entries.values()])
+  writeFileSync(file("go.alone"), "")
+  const seen = await askFor([alone], 1500)
+  writeFileSync(file("stop.alone"), "")
+  const wrote = seen.filter((s) => s.wrote)
+  // It wrote while asked, and each such reply was compared, and matched: nothing else wrote.
+  expect(wrote.length).toBeGreaterThan(0)
+  expect(tally(wrote)).toEqual({ matched: wrote.length, incomparable: 0, mismatch: 0 })
+  expect(tally(seen).matched).toBe(seen.length)
 }, 60_000)
