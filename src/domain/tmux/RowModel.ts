@@ -1,8 +1,8 @@
 /**
  * RowModel — where tmux's cursor is in a pane's grid at each byte of the pane's output, pure: tmux's
  * own cursor rules (input.c, screen-write.c, grid.c, screen.c, the same in 3.2a to 3.7c) run over
- * the parsed stream between sync points, `display -p` replies that give tmux's state after every
- * byte before them. Only the cursor and the history's size are modelled, never the cells; a line
+ * the parsed stream between sync points, `display -p` replies that give tmux's state after exactly
+ * the bytes before them (not every reply does: PaneEntry.syncRows). Only the cursor and the history's size are modelled, never the cells; a line
  * names one grid row for its whole life (tmux's absolute row plus the rows trimmed since), so a
  * shell mark's line still names its row after the history has grown or been trimmed.
  *

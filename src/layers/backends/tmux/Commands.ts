@@ -4,8 +4,9 @@
  * command's output read back from tmux's own grid by the rows the log kept. A read is one write:
  * the grid state, then the captures; the state's reply is checked against the pane's row model
  * right where it arrives in the stream, so the captured rows are the ones the model placed (the
- * coordinates were chosen from the model's state before the write: if the pane scrolled
- * meanwhile, the read is tried again). Nothing is sent to the pane.
+ * coordinates were chosen from the model's state before the write: if the pane scrolled, or the
+ * reply could not be compared (PaneEntry.syncRows), the read is tried again). Nothing is sent to
+ * the pane.
  */
 import { Effect } from "effect"
 import { boundHead, boundTail } from "../../../domain/TextBounds.js"
@@ -14,7 +15,7 @@ import type { LogEntry } from "../../../domain/tmux/CommandLog.js"
 import { cellWidth } from "../../../domain/tmux/PromptRecord.js"
 import { fail, type TermPilotError } from "../../../services/Errors.js"
 import type { CommandRecord, CommandText, OutputFrom, ReadBounds } from "../../../services/Terminal.js"
-import type { PaneEntry } from "./PaneEntry.js"
+import type { PaneEntry, RowsVerdict } from "./PaneEntry.js"
 import type { TmuxRegistry } from "./Registry.js"
 
 /** Writes one read takes before it gives up on a pane that keeps scrolling. */
@@ -84,22 +85,25 @@ export const makeTmuxCommands = (registry: TmuxRegistry) => {
   const paneOf = (sessionId: string) =>
     Effect.map(registry.resolve(sessionId), ({ server, pane }) => ({ pane, entry: server.panes.get(pane) }))
 
-  /** The grid state now, given to the pane's row model (settles what a loss left pending); failures change nothing. */
-  const syncNow = (pane: number, entry: PaneEntry) => {
-    const client = entry.owner
-    if (client === null) return Effect.void
+  /**
+   * The grid state now, given to the pane's row model (settles what a loss left pending); failures
+   * change nothing, nor does a reply the pane wrote past while it was on its way (PaneEntry.syncRows).
+   */
+  const syncNow = (entry: PaneEntry) => {
+    const ask = entry.gridAsk()
+    if (ask === null) return Effect.void
     return Effect.ignore(
-      client.commands([entry.gridLine], false, (_i, reply) => {
-        if (reply.ok) entry.syncRows(reply.lines[0] ?? "")
+      ask.client.commands([ask.line], false, (_i, reply) => {
+        if (reply.ok) entry.syncRows(ask, reply.lines[0] ?? "")
       })
     )
   }
 
   const listCommands = (sessionId: string, limit: number, afterKey: string | null) =>
     Effect.gen(function* () {
-      const { pane, entry } = yield* paneOf(sessionId)
+      const { entry } = yield* paneOf(sessionId)
       if (entry === undefined) return []
-      yield* syncNow(pane, entry)
+      yield* syncNow(entry)
       return listed(entry, limit, afterKey)
     })
 
@@ -107,23 +111,23 @@ export const makeTmuxCommands = (registry: TmuxRegistry) => {
   const readOnce = (pane: number, entry: PaneEntry, logged: LogEntry, bounds: ReadBounds, from: OutputFrom) =>
     Effect.gen(function* () {
       const history = entry.stream.history
-      const client = entry.owner
+      const ask = entry.gridAsk()
       const place = history.place(logged)
       if (typeof place === "string") return place
-      if (client === null) return "TermPilot is not connected to the pane's tmux server now"
+      if (ask === null) return "TermPilot is not connected to the pane's tmux server now"
       const planned = history.grid
       const span = rowsToRead(place, bounds, from)
       const rowOf = (offset: number) => history.captureRow(place.start.line + offset)
       // The last row of a command that left the cursor on it holds only part of its output.
       const partialEnd = place.end.col > 0 && span.last === place.rows - 1 && span.first <= span.last
       const full = { first: span.first, last: partialEnd ? span.last - 1 : span.last }
-      const lines = [entry.gridLine]
+      const lines = [ask.line]
       if (full.first <= full.last)
         lines.push(`capture-pane -p -J -t %${pane} -S ${rowOf(full.first)} -E ${rowOf(full.last)}`)
       if (partialEnd) lines.push(`capture-pane -p -t %${pane} -S ${rowOf(span.last)} -E ${rowOf(span.last)}`)
-      let verdict: "matched" | "adopted" | "mismatch" | null = null
-      const replies = yield* client.commands(lines, false, (i, reply) => {
-        if (i === 0) verdict = reply.ok ? entry.syncRows(reply.lines[0] ?? "") : null
+      let verdict: RowsVerdict = null
+      const replies = yield* ask.client.commands(lines, false, (i, reply) => {
+        if (i === 0) verdict = reply.ok ? entry.syncRows(ask, reply.lines[0] ?? "") : null
       })
       const after = history.place(logged)
       if (typeof after === "string") return after

@@ -57,6 +57,8 @@ export class ControlClient {
   /** The session (`$N`) this client is attached to, once known. */
   session: string | null
   private stderr = ""
+  /** Bytes of every pane's `%output` read so far. */
+  private outputBytes = 0
   private attached: Callback | null
   private readonly exited: Promise<void>
 
@@ -84,6 +86,11 @@ export class ControlClient {
 
   get isOpen(): boolean {
     return this.open
+  }
+
+  /** How many bytes of pane output (all panes) this client has read (PaneEntry.syncRows compares them). */
+  get outputRead(): number {
+    return this.outputBytes
   }
 
   /** Send lines in one write; `callback` gets each line's reply in order (or the failure). */
@@ -185,6 +192,7 @@ export class ControlClient {
     for (const event of this.framer.feed(chunk)) {
       switch (event._tag) {
         case "Output":
+          this.outputBytes += event.bytes.length
           this.hooks.onOutput(this, event.pane, event.bytes)
           break
         case "Notification":

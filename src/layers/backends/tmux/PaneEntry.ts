@@ -7,6 +7,14 @@
  * yet, and when a prompt drawn before watching was last tried (EarlierPrompt.ts). Other modules
  * read it (the stream only as a `StreamView`) and ask it to change through its methods; none
  * writes its fields.
+ *
+ * A grid reply is tmux's state when it ran the command, which is not always the stream's state
+ * where the reply arrives. tmux writes a reply after all output queued before it, but per pane in
+ * turn (control.c, control_write_pending): while another pane's older output still waits ahead of
+ * the reply, this pane's output queued after the reply may be written first. Then that other
+ * pane's output arrives after this pane's and before the reply. So a reply is compared with the
+ * model only when every byte of output that came over the client while it was on its way was this
+ * pane's (none: the pane was quiet; all: nothing could have overtaken the reply).
  */
 import { Queue } from "effect"
 import { formatOf, parseFields, tokensOf } from "../../../domain/tmux/PaneFormat.js"
@@ -37,8 +45,24 @@ type RecordOf = (pid: number, token: string) => { readonly seq: number } | null
 
 const TOKEN_FIELDS = ["pane_id", "@termpilot_tokens"] as const
 
-/** How often a pane whose rows TermPilot lost track of is asked for them again while it writes. */
+/** How often a pane is asked for its rows again while it writes: rows lost, or the last reply not comparable. */
 const RESYNC_MS = 250
+
+/** A grid request: the line to send over `client`; the pane's and the client's output read when it was sent. */
+export interface GridAsk {
+  readonly client: ControlClient
+  readonly line: string
+  readonly fed: number
+  readonly read: number
+}
+
+/**
+ * What a grid reply did: the model's verdict (CommandHistory.sync); "incomparable" when output of
+ * other panes came with this pane's while the request was on its way (the reply may be from
+ * earlier in the stream: nothing changed, ask again); null when the reply is not this pane's, its
+ * stream is held or changed owner, or the reply is unreadable.
+ */
+export type RowsVerdict = "matched" | "adopted" | "mismatch" | "incomparable" | null
 
 export class PaneEntry {
   private readonly paneStream = new PaneStream()
@@ -51,9 +75,11 @@ export class PaneEntry {
   private earlierTriedAt = 0
   private sawLine = false
   private syncing = false
-  /** When the grid was last asked for while the rows were lost, and a later ask waiting for RESYNC_MS. */
+  /** When the grid was last asked for as a resync, and a later ask waiting for RESYNC_MS. */
   private resyncedAt = 0
   private resyncTimer: ReturnType<typeof setTimeout> | null = null
+  /** The last grid reply could not be compared (syncRows): the next ask is a resync. */
+  private unsettled = false
   private hadOwner = false
   /** This process's claim on the pane, across TermPilot processes (its state is Claims.ts's). */
   readonly claim = new PaneClaimState()
@@ -200,35 +226,41 @@ export class PaneEntry {
     this.askRows()
   }
 
-  /**
-   * tmux's grid state, read by a reply that followed every byte fed so far (over the client that
-   * streams the pane), given to the pane's command history; null when the stream is held (its
-   * parse is behind what tmux had) or `state` is unreadable.
-   */
-  syncRows(line: string): "matched" | "adopted" | "mismatch" | null {
-    const own = `%${this.pane} `
-    if (!line.startsWith(own)) return null
-    const state: GridState | null = parseGridState(line.slice(own.length))
-    if (state === null || this.paneStream.waitingForTokens) return null
-    return this.paneStream.history.sync(state)
+  /** A grid request over the client that streams the pane now; null without one. */
+  gridAsk(): GridAsk | null {
+    const client = this.client
+    const line = `display -p -t %${this.pane} '#{pane_id} ${GRID_FORMAT}'`
+    return client === null ? null : { client, line, fed: this.paneStream.fed, read: client.outputRead }
   }
 
-  /** The command whose reply `syncRows` reads: the pane's id, then its grid state. */
-  get gridLine(): string {
-    return `display -p -t %${this.pane} '#{pane_id} ${GRID_FORMAT}'`
+  /**
+   * tmux's grid state from the reply to `ask`, given to the pane's command history when it is
+   * exactly the state after every byte fed so far: the same client streams the pane, the stream
+   * is not held (its parse is behind what tmux had), and whatever the pane wrote meanwhile came
+   * alone (see the module's note).
+   */
+  syncRows(ask: GridAsk, line: string): RowsVerdict {
+    const own = `%${this.pane} `
+    if (!line.startsWith(own) || this.client !== ask.client) return null
+    const state: GridState | null = parseGridState(line.slice(own.length))
+    if (state === null || this.paneStream.waitingForTokens) return null
+    const fed = this.paneStream.fed - ask.fed
+    this.unsettled = fed > 0 && ask.client.outputRead - ask.read !== fed
+    return this.unsettled ? "incomparable" : this.paneStream.history.sync(state)
   }
 
   /**
    * Ask tmux for the grid when the command history needs it: one request at a time; while the rows
-   * are lost, at once the first time, then at most every RESYNC_MS (a pane that keeps writing what
-   * the model does not follow), the last one on a timer so that a pane gone quiet is synced too.
+   * are lost or the last reply was not comparable, at once the first time, then at most every
+   * RESYNC_MS (a pane that keeps writing), the last one on a timer so that a pane gone quiet is
+   * synced too.
    */
   private askRows(): void {
     const history = this.paneStream.history
-    const client = this.client
-    if (this.syncing || client === null || !history.needsSync || this.paneStream.waitingForTokens) return
+    const ask = this.gridAsk()
+    if (this.syncing || ask === null || !history.needsSync || this.paneStream.waitingForTokens) return
     // The first sync ever is not a resync: a loss right after it is asked about at once.
-    if (!history.tracking && history.grid !== null) {
+    if (this.unsettled || (!history.tracking && history.grid !== null)) {
       const wait = this.resyncedAt + RESYNC_MS - Date.now()
       if (wait > 0) {
         this.resyncTimer ??= setTimeout(() => {
@@ -241,10 +273,11 @@ export class PaneEntry {
       this.resyncedAt = Date.now()
     }
     this.syncing = true
-    client.request([this.gridLine], false, [
+    ask.client.request([ask.line], false, [
       (_error, reply) => {
         this.syncing = false
-        if (reply?.ok === true && this.client === client) this.syncRows(reply.lines[0] ?? "")
+        const verdict = reply?.ok === true ? this.syncRows(ask, reply.lines[0] ?? "") : null
+        if (verdict === "incomparable") this.askRows()
       }
     ])
   }
