@@ -3,7 +3,7 @@
  * process's, less anything that would point it at the machine's own terminals or tune Node), and
  * the SDK's StdioClientTransport spawning it with its stderr collected.
  */
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import type { TmuxWorld } from "./tmux/TmuxWorld.js"
 
 /** The test process's environment without iTerm2, TermPilot and tmux variables, and no Node tuning. */
