@@ -25,9 +25,18 @@ export const tmuxWorldEnv = (world: TmuxWorld): Record<string, string> => ({
   NO_COLOR: "1"
 })
 
-/** The transport that spawns `node <bin>` with `env`; `stderr()` is what it wrote there so far. */
-export const stdioTransport = (bin: string, env: Record<string, string>) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env, stderr: "pipe" })
+/** The transport that spawns `node <bin> ...args` with `env`; `stderr()` is what it wrote there so far. */
+export const stdioTransport = (
+  bin: string,
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = []
+) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...args],
+    env,
+    stderr: "pipe"
+  })
   let stderr = ""
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8")
