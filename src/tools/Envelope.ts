@@ -45,24 +45,33 @@ type Check = (value: unknown) => {
   readonly value?: unknown
 }
 
+/** The SDK's Standard Schema for one spec type, looked up on first use (the SDK builds them lazily). */
 const check =
-  (schema: { readonly "~standard": { readonly validate: Check } }): Check =>
+  (
+    name:
+      | "InitializeRequest"
+      | "DiscoverRequest"
+      | "PingRequest"
+      | "ListToolsRequest"
+      | "CallToolRequest"
+      | "JSONRPCMessage"
+  ): Check =>
   (value) =>
-    schema["~standard"].validate(value)
+    specTypeSchemas[name]["~standard"].validate(value)
 
 /**
  * The SDK's own schema for each request method this server serves on either protocol era
  * (2026-07-28 adds `server/discover`); others get -32601 from the SDK.
  */
 const REQUEST_SCHEMAS: Readonly<Record<string, Check>> = {
-  initialize: check(specTypeSchemas.InitializeRequest),
-  "server/discover": check(specTypeSchemas.DiscoverRequest),
-  ping: check(specTypeSchemas.PingRequest),
-  "tools/list": check(specTypeSchemas.ListToolsRequest),
-  "tools/call": check(specTypeSchemas.CallToolRequest)
+  initialize: check("InitializeRequest"),
+  "server/discover": check("DiscoverRequest"),
+  ping: check("PingRequest"),
+  "tools/list": check("ListToolsRequest"),
+  "tools/call": check("CallToolRequest")
 }
 
-const checkJsonRpcMessage = check(specTypeSchemas.JSONRPCMessage)
+const checkJsonRpcMessage = check("JSONRPCMessage")
 
 const firstIssue = (issues: ReadonlyArray<ParseIssue> | undefined): string => {
   const issue = issues?.[0]
