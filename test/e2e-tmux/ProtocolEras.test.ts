@@ -6,7 +6,8 @@
  * pane on a private socket. What reached the pane is proven from its own input recorder: an accept
  * types the command exactly once; a decline, a late answer, and a forged, edited, cross-request or
  * replayed request state type nothing. (A second client implementation, the Python SDK, cannot be
- * installed here: PyPI is not reachable.)
+ * installed here: PyPI is not reachable.) A client in `auto` mode probes with `server/discover`
+ * and lands on 2026-07-28.
  * Needs the build (`npm run build`).
  */
 import { writeFileSync } from "node:fs"
@@ -42,19 +43,21 @@ afterAll(async () => {
 })
 
 type Era = "2026-07-28" | "legacy"
+/** How the client picks its era: pinned to one, or `auto` (it probes with `server/discover`). */
+type Negotiation = Era | "auto"
 type Answer = (request: ElicitRequest) => Promise<ElicitResult>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The built termpilot on `era`; with `answer`, the client declares elicitation and answers so. */
-const connect = async (era: Era, answer?: Answer, autoFulfill = true) => {
+const connect = async (era: Negotiation, answer?: Answer, autoFulfill = true) => {
   const env = { ...tmuxWorldEnv(world), TERMPILOT_CONFIG: configPath }
   const { transport, stderr } = stdioTransport(bin, env, ["--approval", "always"])
   const client = new Client(
     { name: "termpilot-e2e-eras", version: "0" },
     {
       ...(answer === undefined ? {} : { capabilities: { elicitation: {} } }),
-      versionNegotiation: { mode: era === "legacy" ? "legacy" : { pin: "2026-07-28" } },
+      versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : era },
       inputRequired: { autoFulfill }
     }
   )
@@ -108,6 +111,9 @@ describe.each<Era>(["2026-07-28", "legacy"])("termpilot --approval always, clien
       expect(client.getNegotiatedProtocolVersion()).toBe(era === "legacy" ? "2025-11-25" : "2026-07-28")
       const listed = await client.listTools()
       expect(listed.tools.map((tool) => tool.name)).toEqual(toolRegistry().map((tool) => tool.name))
+      // Sessions change: a 2026-07-28 client is told not to keep the list (legacy has no such field).
+      if (era === "legacy") expect(listed).not.toHaveProperty("ttlMs")
+      else expect(listed).toMatchObject({ ttlMs: 0, cacheScope: "private" })
       expect(client.getInstructions()).toContain("approval policy 'always'")
     } finally {
       await client.close()
@@ -173,6 +179,22 @@ describe.each<Era>(["2026-07-28", "legacy"])("termpilot --approval always, clien
         sent: false,
         error_code: "approval_timed_out"
       })
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe("a client that probes (`auto`)", () => {
+  it("lands on 2026-07-28 and gets an approval through input_required", async () => {
+    const { client, asked } = await connect("auto", async () => ({ action: "accept" }))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
+      const mark = pane.files.recorder.mark()
+      const ran = await run(client, "echo probed")
+      expect(ran.structuredContent).toMatchObject({ status: "completed", output: "probed" })
+      expect(JSON.stringify(pane.files.recorder.textSince(mark))).toBe(JSON.stringify("echo probed\r"))
+      expect(asked).toHaveLength(1)
     } finally {
       await client.close()
     }
