@@ -6,8 +6,8 @@
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { performance } from "node:perf_hooks"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 
 export interface NodeRuntime {
   /** "20.20.2" */
@@ -91,7 +91,7 @@ export const callOk = async (
   name: string,
   args: Record<string, unknown> = {}
 ): Promise<Record<string, unknown>> => {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })
+  const result = await client.callTool({ name, arguments: args }, { timeout: 300_000 })
   const data = (result.structuredContent ?? {}) as Record<string, unknown>
   if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(data).slice(0, 500)}`)
   return data

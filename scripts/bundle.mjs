@@ -108,6 +108,41 @@ for (const dir of packagesIn(result.metafile.inputs)) {
   const text = licenseText(dir) ?? `License: ${manifest.license ?? "see the package"}`
   notices.push(`${manifest.name}@${manifest.version} (${manifest.license ?? "unknown"})\n\n${text}\n`)
 }
+/**
+ * Packages another package's prebuilt files carry inside them (the MCP SDK's v2 dist vendors ajv
+ * and its helpers): its bundler leaves a `//#region …/node_modules/<name>/…` line before each.
+ * Their license texts are not in node_modules, so the notice names the package and its license.
+ */
+const VENDORED_LICENSES = {
+  ajv: "MIT",
+  "ajv-formats": "MIT",
+  "fast-deep-equal": "MIT",
+  "fast-uri": "BSD-3-Clause",
+  "json-schema-traverse": "MIT",
+  "@cfworker/json-schema": "MIT",
+  "content-type": "MIT"
+}
+const vendoredIn = (inputs) => {
+  const found = new Map()
+  for (const input of Object.keys(inputs)) {
+    const host = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\/dist\//.exec(input)
+    if (host === null) continue
+    const text = readFileSync(join(root, input), "utf8")
+    for (const match of text.matchAll(/^\/\/#region \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) {
+      const hostName = JSON.parse(readFileSync(join(root, host[1], "package.json"), "utf8")).name
+      if (match[1] !== hostName) found.set(match[1], hostName)
+    }
+  }
+  return [...found].sort(([a], [b]) => (a < b ? -1 : 1))
+}
+for (const [name, host] of vendoredIn(result.metafile.inputs)) {
+  const license = VENDORED_LICENSES[name]
+  if (license === undefined)
+    throw new Error(`${host} vendors ${name}: add its license to VENDORED_LICENSES in scripts/bundle.mjs`)
+  notices.push(
+    `${name} (${license}), vendored inside ${host}\n\nLicense: ${license}; the text is in the package's own repository (https://www.npmjs.com/package/${name}).\n`
+  )
+}
 writeFileSync(
   join(dist, "THIRD-PARTY-LICENSES.txt"),
   `dist/termpilot.main.cjs bundles these packages:\n\n${notices.join(`\n${"-".repeat(78)}\n\n`)}`

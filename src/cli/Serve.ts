@@ -1,9 +1,12 @@
 /**
- * The stdio MCP server as an Effect: connect a fresh server to stdin/stdout and serve until stdin
- * closes (or the process is interrupted). stdout carries JSON-RPC only; the hint for a person who
- * started it in a terminal goes to stderr. Every request is answered, malformed ones included
- * (CheckedStdioTransport).
+ * The stdio MCP server as an Effect: the SDK's `serveStdio` on stdin/stdout, serving until stdin
+ * closes (or the process is interrupted). It serves both protocol eras on the one connection: a
+ * 2026-07-28 opening (`server/discover`, or a request carrying its `_meta` envelope) or the legacy
+ * `initialize` handshake, each with a server instance from the same factory (makeServer). stdout
+ * carries JSON-RPC only; the hint for a person who started it in a terminal goes to stderr. Every
+ * request is answered, malformed ones included (CheckedStdioTransport, given to serveStdio).
  */
+import { serveStdio as serveMcpStdio } from "@modelcontextprotocol/server/stdio"
 import { Console, Effect } from "effect"
 import type { ApprovalConfig } from "../domain/ApprovalPolicy.js"
 import { toolRegistry } from "../tools/Registry.js"
@@ -44,20 +47,23 @@ export const serveStdio = (options: ServeOptions): Effect.Effect<void, never, To
       const run: ToolRunner = (effect, signal) =>
         Effect.runPromiseExitWith(context)(effect, signal === undefined ? undefined : { signal })
       const tools = toolRegistry({ readOnly: options.readOnly })
-      const server = makeServer(
-        run,
-        options.approval === undefined ? { tools } : { tools, approval: options.approval }
-      )
+      const onProblem = (problem: string) =>
+        Effect.runForkWith(context)(Effect.logWarning(`ignored input: ${problem}`))
       yield* Effect.acquireRelease(
-        Effect.promise(() =>
-          server.connect(
-            new CheckedStdioTransport({
-              onProblem: (problem) =>
-                Effect.runForkWith(context)(Effect.logWarning(`ignored input: ${problem}`))
-            })
+        Effect.sync(() =>
+          serveMcpStdio(
+            ({ era }) =>
+              makeServer(
+                run,
+                options.approval === undefined ? { tools, era } : { tools, era, approval: options.approval }
+              ),
+            {
+              transport: new CheckedStdioTransport({ onProblem }),
+              onerror: (error) => onProblem(error.message)
+            }
           )
         ),
-        () => Effect.promise(() => server.close())
+        (handle) => Effect.promise(() => handle.close())
       )
       yield* Effect.logDebug(`MCP server listening on stdio${options.readOnly ? " (read-only)" : ""}`)
       yield* stdinClosed

@@ -3,9 +3,10 @@
  * SDK's StdioServerTransport, but every line passes the envelope check first (src/tools/Envelope.ts)
  * so that every message carrying an id is answered, and nothing from the client ever stops it: an
  * overlong line is answered -32700 and skipped, and the transport keeps reading until stdin ends.
+ * The SDK's `serveStdio` takes it as its transport (its own StdioServerTransport would close on an
+ * overlong line), and decides the protocol era from the first message it delivers.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server"
 import { checkLine, type ErrorAnswer, PARSE_ERROR } from "../tools/Envelope.js"
 
 /** Longest line read (the SDK's own buffer bound); a longer one is refused, not buffered. */

@@ -26,7 +26,8 @@ export const ApprovalOutcome = Schema.Literals([
   "dismissed",
   "timed_out",
   "unavailable",
-  "call_cancelled"
+  "call_cancelled",
+  "input_required"
 ])
 export type ApprovalOutcome = typeof ApprovalOutcome.Type
 

@@ -4,7 +4,7 @@
  * TermPilotError → `{error_code, message}`; a defect → `internal_error`, logged (to stderr). A
  * call answers by its deadline (`deadline_exceeded`), whatever the backend is doing.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult } from "@modelcontextprotocol/server"
 import { Cause, Duration, Effect, Fiber, Option, Schema, SchemaIssue } from "effect"
 import { deadlineExceeded, ErrorCode, fail, type TermPilotError } from "../domain/Errors.js"
 import { AuditEvent, AuditLog, CommandTool } from "../services/AuditLog.js"

@@ -4,14 +4,7 @@
  * deliver, error answers to send (every message that carries an id gets one; an unparseable line
  * gets -32700 with id null) or problems to log (a malformed notification is never answered). Pure.
  */
-import {
-  CallToolRequestSchema,
-  InitializeRequestSchema,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, specTypeSchemas } from "@modelcontextprotocol/server"
 
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
@@ -41,26 +34,50 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isRequestId = (value: unknown): value is RequestId =>
   typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value))
 
-/** The SDK's own schema for each request method this server serves; others get -32601 from it. */
-const REQUEST_SCHEMAS: Readonly<Record<string, { safeParse: (value: unknown) => ParseOutcome }>> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  "tools/list": ListToolsRequestSchema,
-  "tools/call": CallToolRequestSchema
+interface ParseIssue {
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+  readonly message: string
 }
 
-interface ParseOutcome {
-  readonly success: boolean
-  readonly error?: {
-    readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
-  }
+/** A Standard Schema check of the SDK's (synchronous): the value, or the issues found. */
+type Check = (value: unknown) => {
+  readonly issues?: ReadonlyArray<ParseIssue> | undefined
+  readonly value?: unknown
 }
 
-const firstIssue = (outcome: ParseOutcome): string => {
-  const issue = outcome.error?.issues[0]
+/** The SDK's Standard Schema for one spec type, looked up on first use (the SDK builds them lazily). */
+const check =
+  (
+    name:
+      | "InitializeRequest"
+      | "DiscoverRequest"
+      | "PingRequest"
+      | "ListToolsRequest"
+      | "CallToolRequest"
+      | "JSONRPCMessage"
+  ): Check =>
+  (value) =>
+    specTypeSchemas[name]["~standard"].validate(value)
+
+/**
+ * The SDK's own schema for each request method this server serves on either protocol era
+ * (2026-07-28 adds `server/discover`); others get -32601 from the SDK.
+ */
+const REQUEST_SCHEMAS: Readonly<Record<string, Check>> = {
+  initialize: check("InitializeRequest"),
+  "server/discover": check("DiscoverRequest"),
+  ping: check("PingRequest"),
+  "tools/list": check("ListToolsRequest"),
+  "tools/call": check("CallToolRequest")
+}
+
+const checkJsonRpcMessage = check("JSONRPCMessage")
+
+const firstIssue = (issues: ReadonlyArray<ParseIssue> | undefined): string => {
+  const issue = issues?.[0]
   if (issue === undefined) return "does not match the schema"
-  const where = issue.path.length === 0 ? "the message" : issue.path.map(String).join(".")
-  return `${where}: ${issue.message}`
+  const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part))
+  return `${path.length === 0 ? "the message" : path.join(".")}: ${issue.message}`
 }
 
 /** Problems with `params` and `params._meta` that the SDK would drop without a word. */
@@ -90,10 +107,10 @@ export const checkMessage = (value: unknown): Verdict => {
   if (value.jsonrpc !== "2.0") return refuse(INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"')
   if (!("method" in value)) {
     if (hasId && ("result" in value || "error" in value)) {
-      const parsed = JSONRPCMessageSchema.safeParse(value)
-      return parsed.success
-        ? { _tag: "Deliver", message: parsed.data }
-        : { _tag: "Ignore", problem: `malformed response: ${firstIssue(parsed)}` }
+      const parsed = checkJsonRpcMessage(value)
+      return parsed.issues === undefined
+        ? { _tag: "Deliver", message: value as JSONRPCMessage }
+        : { _tag: "Ignore", problem: `malformed response: ${firstIssue(parsed.issues)}` }
     }
     return answer(id, INVALID_REQUEST, "Invalid Request: method is required")
   }
@@ -103,13 +120,14 @@ export const checkMessage = (value: unknown): Verdict => {
   if (params !== undefined) return refuse(params[0], params[1])
   const schema = hasId ? REQUEST_SCHEMAS[value.method] : undefined
   if (schema !== undefined) {
-    const outcome = schema.safeParse(value)
-    if (!outcome.success)
-      return refuse(INVALID_PARAMS, `Invalid params for ${value.method}: ${firstIssue(outcome)}`)
+    const outcome = schema(value)
+    if (outcome.issues !== undefined)
+      return refuse(INVALID_PARAMS, `Invalid params for ${value.method}: ${firstIssue(outcome.issues)}`)
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value)
-  if (!parsed.success) return refuse(INVALID_REQUEST, `Invalid Request: ${firstIssue(parsed)}`)
-  return { _tag: "Deliver", message: parsed.data }
+  const parsed = checkJsonRpcMessage(value)
+  if (parsed.issues !== undefined)
+    return refuse(INVALID_REQUEST, `Invalid Request: ${firstIssue(parsed.issues)}`)
+  return { _tag: "Deliver", message: value as JSONRPCMessage }
 }
 
 /** The verdicts for one line from the client (MCP sends one message per line and no batches). */

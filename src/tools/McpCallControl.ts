@@ -4,7 +4,7 @@
  * report becomes a `notifications/progress` for the client's progressToken, never after the call
  * has answered (the server closes the control first).
  */
-import type { ProgressToken, ServerNotification } from "@modelcontextprotocol/sdk/types.js"
+import type { ProgressToken, ServerNotification } from "@modelcontextprotocol/server"
 import { Effect, Fiber } from "effect"
 import { CallControl, type ProgressReport } from "../services/CallControl.js"
 

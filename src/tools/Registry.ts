@@ -3,7 +3,7 @@
  * Effect Schemas) and its call, bound to the one adapter. Read-only mode keeps only tools whose
  * readOnlyHint is true.
  */
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/server"
 import { type Effect, JsonSchema, Schema } from "effect"
 import { callTool, ToolError } from "./Adapter.js"
 import { getCommandResult } from "./GetCommandResult.js"

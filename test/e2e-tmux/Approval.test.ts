@@ -6,7 +6,7 @@
  * without elicitation type nothing; a pane turned busy during the dialog is refused after the
  * accept; send_keys answers `read -p`, quits `less`, and never reaches a synchronized window.
  */
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import { commandResult, expectRejected, runCommand, waitForStart } from "../support/E2eHelpers.js"

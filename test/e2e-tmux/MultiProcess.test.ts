@@ -13,9 +13,8 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Client } from "@modelcontextprotocol/client"
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { McpHarness } from "../support/McpHarness.js"
 import { stdioTransport, tmuxWorldEnv } from "../support/StdioServer.js"
@@ -92,7 +91,7 @@ const startProc = async (name: string): Promise<Proc> => {
     elicitations: 0,
     onApproval: null
   }
-  client.setRequestHandler(ElicitRequestSchema, async () => {
+  client.setRequestHandler("elicitation/create", async () => {
     proc.elicitations++
     const hook = proc.onApproval
     proc.onApproval = null
@@ -107,9 +106,12 @@ const startProc = async (name: string): Promise<Proc> => {
 }
 
 const call = async (proc: Proc, name: string, args: Record<string, unknown>): Promise<Answer> => {
-  const result = await proc.client.callTool({ name, arguments: args }, undefined, {
-    timeout: CALL_TIMEOUT_MS
-  })
+  const result = await proc.client.callTool(
+    { name, arguments: args },
+    {
+      timeout: CALL_TIMEOUT_MS
+    }
+  )
   return {
     isError: result.isError === true,
     data: (result.structuredContent ?? {}) as Record<string, unknown>

@@ -10,7 +10,7 @@
  * ETX (exit 130); send_keys answers a `read -p` prompt after the accept. Every byte typed is
  * proven from the remote pane's own input recorder (`script -I`), and no wait sent any.
  */
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitRequest } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseTmuxHost } from "../../src/domain/tmux/TmuxHost.js"
 import {

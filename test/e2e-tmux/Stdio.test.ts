@@ -10,7 +10,7 @@ import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chooseSnippet } from "../../src/shell-integration/ShellIntegration.js"
 import type { McpHarness } from "../support/McpHarness.js"
@@ -98,7 +98,6 @@ describe("termpilot over stdio against real tmux", () => {
       const waiting = client
         .callTool(
           { name: "run_command", arguments: { session_id: pane.id, command: "sleep 100" } },
-          undefined,
           {
             onprogress: (p) => progress.push(p),
             signal: abort.signal,

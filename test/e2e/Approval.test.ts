@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApprovalConfig, DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import {

@@ -7,9 +7,9 @@
  */
 import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitResult } from "@modelcontextprotocol/client"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeIterm2Rig, openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 
@@ -50,7 +50,7 @@ describe("termpilot --approval always over stdio", () => {
       { name: "termpilot-e2e-stdio", version: "0" },
       { capabilities: { elicitation: {} } }
     )
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler("elicitation/create", async (request) => {
       messages.push(request.params.message)
       return { action: answers.shift() ?? "decline" }
     })

@@ -9,7 +9,7 @@
  * TermPilot did not write refuses; an instance that shuts down releases what it holds.
  */
 import { spawnSync } from "node:child_process"
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formatClaim, parseClaim } from "../../src/domain/ClaimValue.js"
 import { mainLayerWith } from "../../src/layers/app/MainLive.js"

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toolRegistry } from "../../src/tools/Registry.js"
 import {

@@ -9,8 +9,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { describe, expect, it } from "vitest"
 import { FakeIterm2Server } from "../fakes/iterm2/FakeIterm2Server.js"
 import { FakeWorld } from "../fakes/iterm2/FakeWorld.js"

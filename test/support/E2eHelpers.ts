@@ -122,11 +122,14 @@ export const callWithProgress = (
 ) => {
   const progress: Array<SeenProgress> = []
   const answer = mcp.client
-    .callTool({ name, arguments: args }, undefined, {
-      onprogress: (p) => progress.push({ progress: p.progress, message: p.message, at: Date.now() }),
-      ...(signal === undefined ? {} : { signal }),
-      timeout: 120_000
-    })
+    .callTool(
+      { name, arguments: args },
+      {
+        onprogress: (p) => progress.push({ progress: p.progress, message: p.message, at: Date.now() }),
+        ...(signal === undefined ? {} : { signal }),
+        timeout: 120_000
+      }
+    )
     .then((result) => ({
       isError: result.isError === true,
       data: (result.structuredContent ?? {}) as Record<string, unknown>,

@@ -3,14 +3,13 @@
  * `InMemoryTransport`, with the backend services supplied by any Layer (fakes, or the real
  * CommandRunnerLive over a fake terminal). Tool calls run through a ManagedRuntime of that layer.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
+  Client,
   type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult
-} from "@modelcontextprotocol/sdk/types.js"
+  type ElicitResult,
+  InMemoryTransport
+} from "@modelcontextprotocol/client"
+import type { Server } from "@modelcontextprotocol/server"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { makeServer, type ServerOptions } from "../../src/tools/Server.js"
 import type { ToolServices } from "../../src/tools/Tool.js"
@@ -32,7 +31,7 @@ export const testClient = (elicit?: ElicitHandler): Client => {
   const info = { name: "termpilot-test-client", version: "0.0.0" }
   if (elicit === undefined) return new Client(info)
   const client = new Client(info, { capabilities: { elicitation: {} } })
-  client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request))
+  client.setRequestHandler("elicitation/create", (request) => elicit(request))
   return client
 }
 

@@ -3,7 +3,7 @@
  * process's, less anything that would point it at the machine's own terminals or tune Node), and
  * the SDK's StdioClientTransport spawning it with its stderr collected.
  */
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import type { TmuxWorld } from "./tmux/TmuxWorld.js"
 
 /** The test process's environment without iTerm2, TermPilot and tmux variables, and no Node tuning. */
@@ -25,9 +25,18 @@ export const tmuxWorldEnv = (world: TmuxWorld): Record<string, string> => ({
   NO_COLOR: "1"
 })
 
-/** The transport that spawns `node <bin>` with `env`; `stderr()` is what it wrote there so far. */
-export const stdioTransport = (bin: string, env: Record<string, string>) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env, stderr: "pipe" })
+/** The transport that spawns `node <bin> ...args` with `env`; `stderr()` is what it wrote there so far. */
+export const stdioTransport = (
+  bin: string,
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = []
+) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...args],
+    env,
+    stderr: "pipe"
+  })
   let stderr = ""
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8")

@@ -4,7 +4,6 @@
  * answer and never without a progressToken; a client's cancellation completes `cancelled` for the
  * tools that handle it themselves (and their call is still audited) and interrupts the others.
  */
-import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Deferred, Effect, Layer, Option, Queue } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { type AuditEvent, AuditLog } from "../../src/services/AuditLog.js"
@@ -77,7 +76,6 @@ describe("progress notifications", () => {
     const seen: Array<Progress> = []
     const result = await client.callTool(
       { name: "run_command", arguments: { session_id: SESSION_ID, command: "make test" } },
-      undefined,
       { onprogress: (p) => seen.push(p) }
     )
     expect(result.isError).toBe(false)
@@ -114,7 +112,6 @@ describe("progress notifications", () => {
     const seen: Array<Progress> = []
     const result = await client.callTool(
       { name: "interrupt_command", arguments: { request_id: REQUEST_ID } },
-      undefined,
       { onprogress: (p) => seen.push(p) }
     )
     expect(result.isError).toBe(false)
@@ -138,7 +135,7 @@ describe("progress notifications", () => {
       }
     })
     const notifications: Array<unknown> = []
-    client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/progress", (n) => {
       notifications.push(n)
     })
     const result = await client.callTool({
@@ -211,9 +208,12 @@ describe("cancellation", () => {
       const started = Effect.runSync(Deferred.make<void>())
       const { client, run, nextAudit } = await open(tool.overrides(started))
       const abort = new AbortController()
-      const call = client.callTool({ name: tool.name, arguments: tool.arguments }, undefined, {
-        signal: abort.signal
-      })
+      const call = client.callTool(
+        { name: tool.name, arguments: tool.arguments },
+        {
+          signal: abort.signal
+        }
+      )
       await run(Deferred.await(started))
       abort.abort("the user changed their mind")
       await expect(call).rejects.toThrow()
@@ -237,7 +237,6 @@ describe("cancellation", () => {
     const abort = new AbortController()
     const call = client.callTool(
       { name: "read_terminal", arguments: { session_id: SESSION_ID } },
-      undefined,
       {
         signal: abort.signal
       }

@@ -4,7 +4,7 @@
  * the error shape, and the enums. Docs and code cannot drift apart silently.
  */
 import { readFileSync } from "node:fs"
-import type { Tool } from "@modelcontextprotocol/sdk/types.js"
+import type { Tool } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KEY_NAMES } from "../../src/domain/Keys.js"
 import { CommandStatus, InterruptStatus } from "../../src/services/CommandRunner.js"

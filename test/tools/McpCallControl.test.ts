@@ -4,7 +4,7 @@
  * `cancelled` follows the request's AbortSignal.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js"
+import type { ServerNotification } from "@modelcontextprotocol/client"
 import { Deferred, Duration, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { type CallExtra, makeCallControl, PROGRESS_SEND_TIMEOUT } from "../../src/tools/McpCallControl.js"

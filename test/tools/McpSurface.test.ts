@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { ProtocolError } from "@modelcontextprotocol/client"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { UNTRUSTED_TERMINAL_NOTICE } from "../../src/domain/Hygiene.js"
@@ -152,7 +152,7 @@ describe("initialize and tools/list", () => {
     ])
     await expect(
       client.callTool({ name: "run_command", arguments: { session_id: SESSION_ID, command: "ls" } })
-    ).rejects.toThrow(McpError)
+    ).rejects.toThrow(ProtocolError)
     await expect(
       client.callTool({ name: "interrupt_command", arguments: { request_id: "abc" } })
     ).rejects.toThrow(/Unknown tool: interrupt_command/)
@@ -402,7 +402,7 @@ describe("invalid arguments never reach the backend", () => {
     const { client, backend } = await open()
     await expect(
       client.callTool({ name: "run_command", arguments: ["ls"] as unknown as Record<string, unknown> })
-    ).rejects.toThrow(McpError)
+    ).rejects.toThrow(ProtocolError)
     expect(backend.calls()).toEqual([])
   })
 

@@ -166,9 +166,16 @@ export const approvalGate = (
       case "Done": {
         const answer = waited.value
         if (Result.isFailure(answer))
-          return yield* end("unavailable", `the approval request failed (${answer.failure.detail})`)
+          return answer.failure._tag === "ApprovalInputRequired"
+            ? yield* end("input_required", "the question went back to the client in an input_required result")
+            : yield* end("unavailable", `the approval request failed (${answer.failure.detail})`)
         if (answer.success === "accept") return yield* Effect.as(audit("accepted"), GO)
         if (answer.success === "decline") return yield* end("declined", "declined")
+        if (answer.success === "expired")
+          return yield* end(
+            "timed_out",
+            `the answer came after the ${config.timeoutSeconds} s approval timeout`
+          )
         return yield* end("dismissed", "the dialog was dismissed without an answer")
       }
     }
