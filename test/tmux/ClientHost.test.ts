@@ -4,6 +4,7 @@
  * /dev/null, not a path outside /dev), macOS's `ps` output read as such, and the kept chain
  * confirmed by a fresh read before a session is called the client's.
  */
+import { readFileSync } from "node:fs"
 import * as pty from "node-pty"
 import { afterAll, describe, expect, it } from "vitest"
 import {
@@ -14,6 +15,7 @@ import {
   psAncestry,
   psAncestryOfSystem
 } from "../../src/layers/backends/ClientHost.js"
+import { waitUntil } from "../support/tmux/Recorder.js"
 
 const linux = process.platform === "linux"
 
@@ -22,8 +24,8 @@ afterAll(() => {
   for (const p of spawned) p.kill("SIGKILL")
 })
 
-/** A `sleep` on a PTY of its own, and that PTY's device path. */
-const onPty = (): { readonly pid: number; readonly tty: string } => {
+/** A `sleep` on a PTY of its own (once it runs: its terminal is set before the exec), and that PTY's path. */
+const onPty = async (): Promise<{ readonly pid: number; readonly tty: string }> => {
   const p = pty.spawn("sleep", ["30"], {
     cols: 80,
     rows: 24,
@@ -32,6 +34,13 @@ const onPty = (): { readonly pid: number; readonly tty: string } => {
   spawned.push(p)
   const tty = (p as unknown as { _pty?: string })._pty
   if (tty === undefined) throw new Error("node-pty gave no PTY path")
+  await waitUntil("sleep to start on its PTY", () => {
+    try {
+      return readFileSync(`/proc/${p.pid}/stat`, "latin1").includes("(sleep)")
+    } catch {
+      return false
+    }
+  })
   return { pid: p.pid, tty }
 }
 
@@ -45,8 +54,8 @@ describe.runIf(linux)("the ancestor chain, read from /proc and from ps", () => {
     expect([...(ps?.pids ?? [])].sort()).toEqual([...(proc?.pids ?? [])].sort())
   })
 
-  it("a process on a PTY holds that terminal, by device (/proc) and by name (ps); nothing else does", () => {
-    const { pid, tty } = onPty()
+  it("a process on a PTY holds that terminal, by device (/proc) and by name (ps); nothing else does", async () => {
+    const { pid, tty } = await onPty()
     for (const chain of [procAncestry(pid), psAncestryOfSystem(pid)]) {
       expect(chain?.holdsTerminal(tty)).toBe(true)
       expect(chain?.holdsTerminal("/dev/null")).toBe(false)
