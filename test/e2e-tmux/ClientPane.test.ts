@@ -123,6 +123,58 @@ describe("an MCP client running in a tmux pane", () => {
     }
   })
 
+  it("with every action needing approval: the client's pane is refused without asking; another pane is asked", async () => {
+    const started = hostedServer(world.root, "approval", bin, {
+      ...tmuxWorldEnv(world),
+      TERMPILOT_APPROVAL: "always"
+    })
+    await world.type(client, started.line)
+    await world.press(client, "Enter")
+    const asked: Array<string> = []
+    const mcp = await started.connect(async (request) => {
+      asked.push(request.params.message)
+      return { action: "accept", content: {} }
+    })
+    try {
+      await world.settled(client)
+      const sessions = await sessionsOf(mcp)
+      const mine = await paneOf(sessions, client.paneId)
+      const theirs = await paneOf(sessions, other.paneId)
+      expect(mine.hosts_this_client).toBe(true)
+      const keys = await expectNothingReached([world], () =>
+        mcp.callTool({
+          name: "send_keys",
+          arguments: { session_id: mine.session_id, keys: [{ text: "y" }, { key: "Enter" }] }
+        })
+      )
+      expect(keys.structuredContent).toMatchObject({ error_code: "session_hosts_client" })
+      const ran = await expectNothingReached([world], () =>
+        mcp.callTool({
+          name: "run_command",
+          arguments: { session_id: mine.session_id, command: "echo asked", timeout_seconds: 5 }
+        })
+      )
+      expect(ran.structuredContent).toMatchObject({ status: "rejected", error_code: "session_hosts_client" })
+      expect(asked).toEqual([])
+
+      await waitUntil(
+        "the other pane's prompt",
+        async () => (await paneOf(await sessionsOf(mcp), other.paneId)).execution_readiness === "ready",
+        15_000
+      )
+      const elsewhere = await mcp.callTool({
+        name: "run_command",
+        arguments: { session_id: theirs.session_id, command: "tp_argv approved", timeout_seconds: 20 }
+      })
+      expect(elsewhere.structuredContent).toMatchObject({ status: "completed", exit_code: 0 })
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toContain("tp_argv approved")
+      expect(other.files.argv()).toEqual(["approved"])
+    } finally {
+      await mcp.close()
+    }
+  })
+
   it("by the terminal alone: a client on the pane's terminal whose shell is not its parent", async () => {
     // The pane's own process is `sh`, which starts the host in the background from a subshell that
     // exits at once (the host is re-parented away from the pane's process), then becomes a raw

@@ -9,8 +9,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { type ElicitHandler, testClient } from "./McpHarness.js"
 import { waitUntil } from "./tmux/Recorder.js"
 
 const HOST = `
@@ -52,8 +53,11 @@ export interface HostedServer {
   readonly log: string
   /** The host's pid, once it listens. */
   readonly hostPid: () => number
-  /** The SDK's stdio client connected to that termpilot (waits for the host's socket). */
-  readonly connect: () => Promise<Client>
+  /**
+   * The SDK's stdio client connected to that termpilot (waits for the host's socket); declaring
+   * elicitation, answered by `elicit`, when given.
+   */
+  readonly connect: (elicit?: ElicitHandler) => Promise<Client>
 }
 
 /** Prepares, under `dir`, a host that serves the built termpilot `bin` with `env` (`name` keeps its files apart). */
@@ -74,14 +78,14 @@ export const hostedServer = (
     socket,
     log,
     hostPid: () => Number(readFileSync(`${socket}.pid`, "utf8")),
-    connect: async () => {
+    connect: async (elicit) => {
       await waitUntil(`the host's socket ${socket}`, () => existsSync(`${socket}.pid`), 15_000)
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [join(dir, "client-connector.mjs"), socket],
         stderr: "pipe"
       })
-      const client = new Client({ name: "client-in-a-terminal", version: "0" })
+      const client = testClient(elicit)
       await client.connect(transport)
       return client
     }
