@@ -111,6 +111,29 @@ describe("the kept chain", () => {
     expect(count).toBe(3)
   })
 
+  it("with a costly reading, confirms a match by one at most confirmEveryMs old", () => {
+    let clock = 0
+    let count = 0
+    const check = makeClientHostCheck(
+      () => {
+        count++
+        return chainOf(count === 1 ? [10, 20] : [10])
+      },
+      5_000,
+      () => clock
+    )
+    expect(check(20, null)).toBe(true)
+    expect(count).toBe(1)
+    clock = 4_999
+    expect(check(20, null)).toBe(true)
+    expect(count).toBe(1)
+    clock = 5_000
+    expect(check(20, null)).toBe(false)
+    expect(count).toBe(2)
+    expect(check(10, null)).toBe(true)
+    expect(count).toBe(2)
+  })
+
   it("says false when the chain cannot be read", () => {
     const check = makeClientHostCheck(() => null)
     expect(check(process.pid, "/dev/tty")).toBe(false)

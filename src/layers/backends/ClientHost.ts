@@ -14,7 +14,7 @@
  * with the st_rdev of the session's tty, exact), else (macOS) from one bounded `ps` run (the
  * terminal by name). The chain is read once and kept: it only ever loses members (an ancestor
  * exits and TermPilot is re-parented), so a kept chain can only claim too much, never too little;
- * a session it matches is checked again against a fresh read. Cannot tell (no /proc, `ps` failed):
+ * a session it matches is checked again against a fresh read (with `ps`, one at most 5 s old). Cannot tell (no /proc, `ps` failed):
  * false. A session on another host is never matched (the caller passes nothing for it).
  */
 import { execFileSync } from "node:child_process"
@@ -107,20 +107,36 @@ export const ancestryHolds = (ancestry: Ancestry | null, pid: number | null, tty
   ((pid !== null && pid > 1 && ancestry.pids.has(pid)) || (tty !== null && ancestry.holdsTerminal(tty)))
 
 /**
- * A check over a kept chain read by `read`: a match is confirmed against a fresh read (which is
- * kept from then on). `read` is called once up front lazily, and again per match.
+ * A check over a kept chain read by `read`: a match is confirmed against a fresh read (kept from
+ * then on), unless the kept one was read less than `confirmEveryMs` ago (for a costly `read`: a
+ * stale match can only refuse a send, never allow one). `read` is called lazily, once up front.
  */
-export const makeClientHostCheck = (read: () => Ancestry | null) => {
+export const makeClientHostCheck = (
+  read: () => Ancestry | null,
+  confirmEveryMs = 0,
+  now: () => number = Date.now
+) => {
   let kept: Ancestry | null | undefined
-  return (pid: number | null, tty: string | null): boolean => {
-    if (kept === undefined) kept = read()
-    if (!ancestryHolds(kept, pid, tty)) return false
+  let readAt = 0
+  const fresh = () => {
     kept = read()
-    return ancestryHolds(kept, pid, tty)
+    readAt = now()
+    return kept
+  }
+  return (pid: number | null, tty: string | null): boolean => {
+    if (!ancestryHolds(kept === undefined ? fresh() : kept, pid, tty)) return false
+    if (confirmEveryMs > 0 && now() - readAt < confirmEveryMs) return true
+    return ancestryHolds(fresh(), pid, tty)
   }
 }
 
-/** The check for this process: /proc where there is one, else `ps`. */
-export const hostsThisClient: (pid: number | null, tty: string | null) => boolean = makeClientHostCheck(() =>
-  hasProc ? procAncestry() : psAncestryOfSystem()
-)
+/** How long a `ps` reading confirms a match (a listing of many panes, or calls in a row, run `ps` once). */
+const PS_CONFIRM_MS = 5_000
+
+/**
+ * The check for this process: /proc where there is one (every match confirmed by a fresh read),
+ * else `ps` (a match confirmed by a reading at most 5 s old).
+ */
+export const hostsThisClient: (pid: number | null, tty: string | null) => boolean = hasProc
+  ? makeClientHostCheck(() => procAncestry())
+  : makeClientHostCheck(() => psAncestryOfSystem(), PS_CONFIRM_MS)
