@@ -16,6 +16,7 @@ export const ErrorCode = Schema.Literals([
   "no_current_session",
   "session_not_ready",
   "session_claimed",
+  "session_hosts_client",
   "shell_integration_required",
   "command_in_flight",
   "command_timeout",
@@ -87,4 +88,15 @@ export const sessionClaimed = (sessionId: string, holder: string) =>
   fail(
     "session_claimed",
     `Session '${sessionId}' is held by ${holder}: another MCP client's TermPilot is typing there or running a command it typed. Only one TermPilot process types into a session at a time. Nothing was sent; try again once that command has ended.`
+  )
+
+/**
+ * The one way to say a session hosts the MCP client TermPilot serves (TermPilot runs under a
+ * program there, src/layers/backends/ClientHost.ts, or it is TermPilot's own tmux pane): nothing is
+ * ever typed there. `what` is what would have been typed ("a command", "keys", "an interrupt").
+ */
+export const sessionHostsClient = (sessionId: string, what: string) =>
+  fail(
+    "session_hosts_client",
+    `Session '${sessionId}' is the terminal the MCP client itself runs in (TermPilot runs under a program there: hosts_this_client is true), so ${what} typed there would go into the assistant's own input, never what the person wants. TermPilot never types there; nothing was sent. Use another session.`
   )

@@ -40,6 +40,12 @@ export const SessionInfo = Schema.Struct({
   tag: Schema.NullOr(Schema.String),
   is_current: Schema.Boolean,
   buried: Schema.Boolean,
+  /**
+   * The MCP client TermPilot serves runs in this session (TermPilot descends from its process, or
+   * from a process on its terminal): nothing is ever typed there (`session_hosts_client`). False
+   * when that cannot be proved (another host's pane, no process table to read).
+   */
+  hosts_this_client: Schema.Boolean,
   execution_readiness: Readiness
 })
 export type SessionInfo = typeof SessionInfo.Type

@@ -11,6 +11,7 @@ export {
   type SendError,
   SendOutcomeUnknown,
   sessionClaimed,
+  sessionHostsClient,
   sessionNotFound,
   TermPilotError
 } from "../domain/Errors.js"

@@ -21,7 +21,8 @@ export const listSessions = defineTool({
   title: "List terminal sessions",
   description:
     "List the open terminal sessions (every window, tab and split pane) with their exact session_id, titles, " +
-    "working directory, whether each is the focused one, and its execution_readiness; `unavailable` names the " +
+    "working directory, whether each is the focused one, its execution_readiness, and hosts_this_client (the " +
+    "session this assistant itself runs in: TermPilot never types there); `unavailable` names the " +
     "sources (a tmux host over ssh, a backend) that did not answer. " +
     `Use the exact session_id with read_terminal and run_command. ${OBSERVATION_NOTE}`,
   annotations: readerAnnotations,

@@ -230,10 +230,13 @@ describe("the pane TermPilot itself runs in", () => {
     const inside = await openMcpHarness(mainLayerWith(config))
     try {
       await settle(inside, neighbour, "ready")
+      const listed = await listSessions(inside)
+      expect(listed.find((s) => s.session_id === own.id)?.hosts_this_client).toBe(true)
+      expect(listed.find((s) => s.session_id === neighbour.id)?.hosts_this_client).toBe(false)
       const result = await expectNothingReached(rig.worlds, () =>
         runCommand(inside, { session_id: own.id, command: MARKER, timeout_seconds: 5 })
       )
-      expectRejected(result, "not_permitted")
+      expectRejected(result, "session_hosts_client")
       const ok = await runCommand(inside, { session_id: neighbour.id, command: "tp_argv neighbour" })
       expect(ok.data).toMatchObject({ status: "completed", exit_code: 0 })
       expect(neighbour.files.argv()).toEqual(["neighbour"])

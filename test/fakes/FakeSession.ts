@@ -66,6 +66,7 @@ export const info = (sessionId: string, session: FakeSession, current: boolean):
   job_name: null,
   is_current: current,
   buried: false,
+  hosts_this_client: false,
   profile_name: null,
   tag: null,
   execution_readiness: session.readiness

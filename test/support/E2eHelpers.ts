@@ -27,6 +27,7 @@ export interface SessionView {
   readonly job_name: string | null
   readonly is_current: boolean
   readonly buried: boolean
+  readonly hosts_this_client: boolean
   readonly execution_readiness: string
 }
 

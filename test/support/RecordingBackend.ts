@@ -52,6 +52,7 @@ export const sampleSession: SessionInfo = {
   job_name: "zsh",
   is_current: true,
   buried: false,
+  hosts_this_client: false,
   profile_name: "Default",
   tag: null,
   execution_readiness: "ready"

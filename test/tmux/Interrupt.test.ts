@@ -91,7 +91,7 @@ describe("tmux interrupt", () => {
     expect(other.files.recorder.bytes().includes(0x03)).toBe(false)
   })
 
-  it("refuses a dead pane and a killed pane (session_not_found), and TermPilot's own pane (not_permitted)", async () => {
+  it("refuses a dead pane and a killed pane (session_not_found), and TermPilot's own pane (session_hosts_client)", async () => {
     const dying = await rig.pane()
     await rig.world.tmux("set-window-option", "-t", dying.paneId, "remain-on-exit", "on")
     const dead = await rig.ready(dying)
@@ -116,7 +116,7 @@ describe("tmux interrupt", () => {
     const own = await rig.extraBackend({ ownPane: { socket: rig.world.socket, pane: mine.paneId } })
     const { id } = await rig.ready(mine, own)
     const ownCode = await expectNothingReached([rig.world], () => codeOf(own.terminal.interrupt(id, "1")))
-    expect(ownCode).toBe("not_permitted")
+    expect(ownCode).toBe("session_hosts_client")
   })
 
   it("sends at most one ETX per call when the command ends right at the interrupt, and says sent only when it did", async () => {

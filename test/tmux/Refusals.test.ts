@@ -202,7 +202,7 @@ describe("tmux refusals send nothing", () => {
       () => run(ownRunner.run(request(id, "echo SHOULD-NOT-RUN"))),
       "a run in TermPilot's own pane"
     )
-    expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "not_permitted" })
+    expect(result).toMatchObject({ status: "rejected", sent: false, error_code: "session_hosts_client" })
     expect(pane.files.executed()).toEqual([])
   })
 })

@@ -27,6 +27,7 @@ export const METADATA_VARIABLES = [
   "username",
   "path",
   "tty",
+  "pid",
   "jobName",
   "showingAlternateScreen",
   "profileName",
@@ -45,14 +46,16 @@ const metadataText = (values: ReadonlyArray<unknown>, name: MetadataVariable): s
   asString(metadataValue(values, name))
 
 /**
- * A placed session as the tools report it, from its METADATA_VARIABLES values (in order) and its
- * readiness (claims already taken into account); `current` is the focused session's id.
+ * A placed session as the tools report it, from its METADATA_VARIABLES values (in order), its
+ * readiness (claims already taken into account) and whether it hosts the MCP client TermPilot
+ * serves (decided by the caller from its `pid` and `tty`); `current` is the focused session's id.
  */
 export const toSessionInfo = (
   placement: Placement,
   current: string | null,
   values: ReadonlyArray<unknown>,
-  readiness: Readiness
+  readiness: Readiness,
+  hostsClient: boolean
 ): SessionInfo => {
   const text = (name: MetadataVariable) => metadataText(values, name)
   return {
@@ -74,6 +77,7 @@ export const toSessionInfo = (
     tag: text("user.termpilot_tag"),
     is_current: placement.sessionId === current,
     buried: placement.buried,
+    hosts_this_client: hostsClient,
     execution_readiness: readiness
   }
 }

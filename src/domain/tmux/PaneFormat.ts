@@ -27,16 +27,16 @@ export const PANE_FIELDS = [
   "@termpilot_tag",
   "pane_pid",
   "pane_current_command",
+  "pane_tty",
   "session_name",
   "window_name",
   "pane_title",
-  "pane_tty",
   "pane_current_path",
   "pane_path"
 ] as const
 
 /** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 21)
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 22)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>
@@ -101,6 +101,8 @@ export interface PaneFlags {
    * another host); null or absent when tmux gave none.
    */
   readonly currentCommand?: string | null
+  /** The pane's terminal device (`pane_tty`, e.g. `/dev/pts/3`), null or absent when tmux gave none. */
+  readonly tty?: string | null
 }
 
 export const flagsOf = (row: FlagRow): PaneFlags => ({
@@ -112,7 +114,8 @@ export const flagsOf = (row: FlagRow): PaneFlags => ({
   tokens: tokensOf(row["@termpilot_tokens"]),
   panePid: /^[1-9]\d{0,9}$/.test(row.pane_pid) ? Number(row.pane_pid) : null,
   claim: row["@termpilot_claim"] === "" ? null : row["@termpilot_claim"],
-  currentCommand: row.pane_current_command === "" ? null : row.pane_current_command
+  currentCommand: row.pane_current_command === "" ? null : row.pane_current_command,
+  tty: row.pane_tty === "" ? null : row.pane_tty
 })
 
 /** Why tmux's own state makes a pane `interactive`, or null when nothing does. */

@@ -18,6 +18,7 @@ import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
+import { refusingClientHost } from "./ClientHostGuard.js"
 import { type InFlightRequests, mayHaveStarted } from "./InFlightRequests.js"
 import * as I from "./InterruptResults.js"
 import type { OutputSoFar } from "./OutputSoFar.js"
@@ -100,7 +101,7 @@ export const makeInterrupt = (parts: InterruptParts) => {
     if (promptId === null) return yield* unverifiable(requestId, sessionId)
     if (!(yield* mayHaveStarted(live.value))) return yield* notStarted(requestId, sessionId)
 
-    const verdict = yield* approvalGate(terminal, {
+    const verdict = yield* approvalGate(refusingClientHost(terminal, "an interrupt"), {
       action: { tool: "interrupt_command", command: ctx.request.command },
       requestId,
       sessionId,

@@ -204,6 +204,8 @@ export const REJECTED_CODES: ReadonlySet<ErrorCode> = new Set([
   "session_not_ready",
   // Another TermPilot process holds the session (its claim refused ours before anything was typed).
   "session_claimed",
+  // The session hosts the MCP client TermPilot serves: refused before anything was typed.
+  "session_hosts_client",
   "shell_integration_required",
   "not_permitted",
   // The approval gate's refusals (nothing is ever sent before its answer).

@@ -16,6 +16,7 @@ import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
+import { refusingClientHost } from "./ClientHostGuard.js"
 
 export const KEYS_EFFECT =
   "TermPilot types these keys into that session as they are, once, whatever program is running there (a busy shell, a pager, a prompt); no Enter is added unless Enter is listed."
@@ -42,7 +43,7 @@ export const sendKeys = (
     if (invalid !== undefined) return yield* fail("invalid_request", invalid)
     const requestId = randomBytes(16).toString("hex")
     const keys = readableKeys(items)
-    const verdict = yield* approvalGate(terminal, {
+    const verdict = yield* approvalGate(refusingClientHost(terminal, "keys"), {
       action: { tool: "send_keys" },
       requestId,
       sessionId,

@@ -10,6 +10,7 @@ import type { PromptEvent, PromptTracker } from "../../services/PromptTracker.js
 import type { Terminal } from "../../services/Terminal.js"
 import { approvalGate } from "../approval/ApprovalGate.js"
 import { boundedByCall } from "./CallBounds.js"
+import { refusingClientHost } from "./ClientHostGuard.js"
 import * as R from "./CommandResults.js"
 
 /** What the send phase ended with: a final result (nothing or maybe sent), or a live watch. */
@@ -75,7 +76,7 @@ export const RUN_EFFECT =
 const approved = (ctx: R.RequestContext, backend: Backend) =>
   Effect.gen(function* () {
     const { sessionId, command } = ctx.request
-    const verdict = yield* approvalGate(backend.terminal, {
+    const verdict = yield* approvalGate(refusingClientHost(backend.terminal, "a command"), {
       action: { tool: "run_command", command },
       requestId: ctx.requestId,
       sessionId,

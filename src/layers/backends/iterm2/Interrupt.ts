@@ -4,7 +4,8 @@
  * (src/domain/iterm2/InterruptVerdict.ts) on the session's last prompt, and only when that prompt is
  * the command's and RUNNING, one ETX (as Ctrl-C would) to that session only, broadcast suppressed.
  * Nothing else is ever sent: no Enter, no other signal, no retry. Another TermPilot process's claim
- * on the session (Claims.ts) refuses the send; a dead holder's claim is cleared.
+ * on the session (Claims.ts) refuses the send, as does the session the MCP client itself runs in
+ * (ClientSession.ts); a dead holder's claim is cleared.
  */
 import { Effect } from "effect"
 import { CLAIM_VARIABLE } from "../../../domain/iterm2/ClaimVariable.js"
@@ -13,6 +14,7 @@ import { fail, type SendError } from "../../../services/Errors.js"
 import type { InterruptCheck } from "../../../services/Terminal.js"
 import { inTransaction, promptAndVariables, sendText } from "./Calls.js"
 import type { Iterm2Claims } from "./Claims.js"
+import { CLIENT_HOST_VARIABLES, refuseClientSession } from "./ClientSession.js"
 import type { Iterm2Connection } from "./ConnectionService.js"
 
 type Conn = Iterm2Connection["Service"]
@@ -31,9 +33,10 @@ export const interruptCommand = (
   inTransaction(
     conn,
     Effect.gen(function* () {
-      const [prompt, [claim]] = yield* Effect.interruptible(
-        promptAndVariables(conn, sessionId, [CLAIM_VARIABLE])
+      const [prompt, [claim, ...host]] = yield* Effect.interruptible(
+        promptAndVariables(conn, sessionId, [CLAIM_VARIABLE, ...CLIENT_HOST_VARIABLES])
       )
+      yield* refuseClientSession(sessionId, host, "an interrupt")
       const verdict = interruptVerdict(prompt, promptId)
       if (verdict._tag === "Answer") return verdict.check
       if (verdict._tag === "Refuse")

@@ -21,6 +21,7 @@ import {
   variablesRequest
 } from "./Calls.js"
 import { type ClaimIdentity, claimedReadiness } from "./Claims.js"
+import { hostsClient } from "./ClientSession.js"
 import type { Iterm2Connection } from "./ConnectionService.js"
 
 type Conn = Iterm2Connection["Service"]
@@ -64,7 +65,8 @@ const describedAs = (
       identity,
       promptReadiness(prompt, metadataValue(values, "showingAlternateScreen")),
       metadataValue(values, CLAIM_VARIABLE)
-    )
+    ),
+    hostsClient(metadataValue(values, "pid"), metadataValue(values, "tty"))
   )
 
 /** Full metadata and readiness of one placed session: two requests, sent at once. */

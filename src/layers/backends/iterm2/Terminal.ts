@@ -2,7 +2,8 @@
  * The Terminal service over iTerm2's API (Iterm2TerminalLive): inventory, focus, bounded reads
  * (optionally from an earlier read's cursor), readiness, and the fail-closed submit and interrupt
  * (re-check and send inside one transaction, so nothing can change between the check and the send),
- * each claiming the session against every other TermPilot process first (Claims.ts).
+ * each claiming the session against every other TermPilot process first (Claims.ts) and refusing
+ * the session the MCP client itself runs in (ClientSession.ts).
  */
 import { Effect, Layer } from "effect"
 import { CLAIM_VARIABLE } from "../../../domain/iterm2/ClaimVariable.js"
@@ -15,15 +16,16 @@ import {
   type Submission,
   Terminal
 } from "../../../services/Terminal.js"
-import { exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
+import { exactSessionId, getVariables, inTransaction, promptAndVariables, sendText } from "./Calls.js"
 import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
+import { CLIENT_HOST_VARIABLES, refuseClientSession } from "./ClientSession.js"
 import { commandText, listCommands } from "./Commands.js"
 import { Iterm2Connection } from "./ConnectionService.js"
 import { interruptCommand } from "./Interrupt.js"
 import { describe, describeAll, readLayout } from "./Inventory.js"
 import { Iterm2PromptSessions, Iterm2PromptSessionsLive } from "./PromptSessions.js"
 import { outputRowCount, readCommandOutput, readScreen } from "./Read.js"
-import { promptAndScreen, sessionReadiness } from "./Readiness.js"
+import { sessionReadiness } from "./Readiness.js"
 import { readSince } from "./ReadSince.js"
 
 const Iterm2TerminalWithClaims = Layer.effect(
@@ -78,8 +80,15 @@ const Iterm2TerminalWithClaims = Layer.effect(
      */
     const submit = (sessionId: string, command: string) =>
       Effect.gen(function* () {
-        // The check may be cut short (the runner's deadline); the claim and the send below may not.
-        const [prompt, alternate, claim] = yield* Effect.interruptible(promptAndScreen(conn, sessionId))
+        // The checks may be cut short (the runner's deadline); the claim and the send below may not.
+        const [prompt, [alternate, claim, ...host]] = yield* Effect.interruptible(
+          promptAndVariables(conn, sessionId, [
+            "showingAlternateScreen",
+            CLAIM_VARIABLE,
+            ...CLIENT_HOST_VARIABLES
+          ])
+        )
+        yield* refuseClientSession(sessionId, host, "a command")
         yield* claims.check(sessionId, claim)
         const readiness = promptReadiness(prompt, alternate)
         if (readiness !== "ready") return yield* readinessRefusal(sessionId, readiness)
@@ -99,7 +108,10 @@ const Iterm2TerminalWithClaims = Layer.effect(
       inTransaction(
         conn,
         Effect.gen(function* () {
-          const [claim] = yield* Effect.interruptible(getVariables(conn, sessionId, [CLAIM_VARIABLE]))
+          const [claim, ...host] = yield* Effect.interruptible(
+            getVariables(conn, sessionId, [CLAIM_VARIABLE, ...CLIENT_HOST_VARIABLES])
+          )
+          yield* refuseClientSession(sessionId, host, "keys")
           const held = yield* claims.check(sessionId, claim)
           if (held._tag === "Dead") yield* claims.clearDead(sessionId)
           yield* sendText(conn, sessionId, bytes, "the keys")

@@ -7,39 +7,10 @@
  * pane whose command runs; and the chain of programs a prompt is reached through (`via`). Null where
  * it cannot be read: no /proc (macOS), or the pane's processes are not visible from here.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { hasProc, statOf } from "../ProcStat.js"
 
-const hasProc = existsSync("/proc/self/stat")
-
-/** One buffer for the small /proc files read here (stat, status): no allocation or fstat per read. */
-const procBuffer = Buffer.allocUnsafe(4096)
-
-/**
- * The text (latin1) of a small /proc file; null when it cannot be read. Read into one shared
- * buffer (a listing reads two per pane); a file that fills it is read again whole.
- */
-export const readProcText = (path: string): string | null => {
-  let fd: number
-  try {
-    fd = openSync(path, "r")
-  } catch {
-    return null
-  }
-  try {
-    const length = readSync(fd, procBuffer, 0, procBuffer.length, 0)
-    return length < procBuffer.length
-      ? procBuffer.toString("latin1", 0, length)
-      : readFileSync(path, "latin1")
-  } catch {
-    return null
-  } finally {
-    try {
-      closeSync(fd)
-    } catch {
-      // Nothing to do: the text, if any, was read.
-    }
-  }
-}
+export { readProcText } from "../ProcStat.js"
 
 /** Programs that carry a person to another shell: remote logins, container execs, user switches, shells. */
 export const TRANSPORTS: ReadonlySet<string> = new Set([
@@ -108,32 +79,6 @@ export const shellRunsScript = (program: string, args: ReadonlyArray<string> | n
     return true
   }
   return false
-}
-
-interface Stat {
-  readonly comm: string
-  readonly state: string
-  readonly ppid: number
-  readonly pgrp: number
-  readonly ttyNr: number
-  readonly tpgid: number
-}
-
-/** /proc/<pid>/stat; null when there is no such process. */
-const statOf = (pid: number): Stat | null => {
-  const stat = readProcText(`/proc/${pid}/stat`)
-  if (stat === null) return null
-  // pid (comm) state ppid pgrp session tty_nr tpgid …; comm may hold spaces and parentheses.
-  const close = stat.lastIndexOf(")")
-  const fields = stat.slice(close + 2).split(" ")
-  return {
-    comm: stat.slice(stat.indexOf("(") + 1, close),
-    state: fields[0] ?? "",
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    ttyNr: Number(fields[4]),
-    tpgid: Number(fields[5])
-  }
 }
 
 /** The names from `ancestor` (exclusive) down to `pid` (inclusive); null when `pid` does not descend from it. */

@@ -20,6 +20,7 @@ import { formatPaneId } from "../../../domain/tmux/TmuxId.js"
 import type { TermPilotError } from "../../../services/Errors.js"
 import type { SessionInfo } from "../../../services/Terminal.js"
 import { claimAware } from "./Claims.js"
+import { isOwnPane, type OwnPane, paneHostsClient } from "./ClientPane.js"
 import { readProcText, viaOf } from "./Foreground.js"
 import { entryReadiness, type StreamView } from "./PaneTable.js"
 import type { TmuxServer } from "./Server.js"
@@ -100,7 +101,8 @@ export const toSessionInfo = (
   server: TmuxServer,
   row: PaneRow,
   pane: number,
-  current: boolean
+  current: boolean,
+  own: OwnPane | null
 ): SessionInfo => {
   const entry = server.panes.entry(pane)
   const { cwd, hostname } = location(row, entry.stream)
@@ -131,6 +133,7 @@ export const toSessionInfo = (
     tag: text(row["@termpilot_tag"]),
     is_current: current,
     buried: false,
+    hosts_this_client: isOwnPane(own, { ...server.identity, pane }) || paneHostsClient(server, flags),
     execution_readiness: claimAware(entryReadiness(entry, flags), flags.claim)
   }
 }

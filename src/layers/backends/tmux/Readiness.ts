@@ -1,11 +1,9 @@
 /**
- * Readiness — the steps every one-pane operation of the tmux Terminal shares: whether a resolved
- * pane is the one TermPilot itself runs in (never typed into), the pane's flag row over its own
+ * Readiness — the steps every one-pane operation of the tmux Terminal shares: the pane's flag row over its own
  * client (`session_not_found` when tmux has no such pane), and readiness from that row plus the
  * pane's mark stream, the failure of a send whose bytes may have left, and tmux refusing some of
  * the lines that type.
  */
-import { resolve as resolvePath } from "node:path"
 import { Effect, Result } from "effect"
 import { type FlagRow, flagsOf } from "../../../domain/tmux/PaneFormat.js"
 import {
@@ -22,30 +20,6 @@ import { noteTokens } from "./Inventory.js"
 import { entryReadiness } from "./PaneTable.js"
 import type { ResolvedPane } from "./Registry.js"
 import type { TmuxServer } from "./Server.js"
-
-export interface OwnPane {
-  readonly socket: string
-  readonly pane: string
-}
-
-/** `not_permitted` when `resolved` is TermPilot's own pane (`own`, as configured); `what` was not done. */
-export const refuseOwnPane = (
-  own: OwnPane | null,
-  resolved: ResolvedPane,
-  sessionId: string,
-  what: string
-): Effect.Effect<void, TermPilotError> =>
-  own !== null &&
-  resolved.id.host === undefined &&
-  resolvePath(own.socket) === resolved.id.socket &&
-  own.pane === `%${resolved.pane}`
-    ? Effect.fail(
-        fail(
-          "not_permitted",
-          `Session '${sessionId}' is the tmux pane TermPilot itself runs in; it never ${what} there. Nothing was sent.`
-        )
-      )
-    : Effect.void
 
 /** The pane's flag row over its own client; `session_not_found` when tmux has no such pane. */
 export const flagsOfPane = ({ server, pane }: ResolvedPane, sessionId: string) =>

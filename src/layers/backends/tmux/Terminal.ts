@@ -24,6 +24,7 @@ import type {
   UnavailableSource
 } from "../../../services/Terminal.js"
 import { claimPane, releasePane } from "./Claims.js"
+import { type OwnPane, refuseClientHost, refuseOwnPane } from "./ClientPane.js"
 import { makeTmuxCommands } from "./Commands.js"
 import { mayProveEarlier, proveEarlierPrompt, readPromptRecord } from "./EarlierPrompt.js"
 import { TerminalTable } from "./Foreground.js"
@@ -42,15 +43,7 @@ import {
 } from "./Inventory.js"
 import { entryEvidence, type PaneEntry } from "./PaneTable.js"
 import { makeTmuxRead } from "./Read.js"
-import {
-  flagsOfPane,
-  mayHaveReached,
-  type OwnPane,
-  paneGoneOr,
-  readinessOf,
-  refuseOwnPane,
-  typingRefusal
-} from "./Readiness.js"
+import { flagsOfPane, mayHaveReached, paneGoneOr, readinessOf, typingRefusal } from "./Readiness.js"
 import type { TmuxRegistry } from "./Registry.js"
 import { makeTmuxKeys } from "./SendKeys.js"
 import type { TmuxServer } from "./Server.js"
@@ -120,7 +113,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         const pane = Number(row.pane_id.slice(1))
         noteTokens(server, pane, row)
         const focused = current !== null && current.server === server && isFocused(row, current.focus)
-        return toSessionInfo(server, row, pane, focused)
+        return toSessionInfo(server, row, pane, focused, ownPane)
       })
     )
     return {
@@ -167,7 +160,13 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
       )
       const mine = { server, focus: clients?.ok === true ? humanFocus(clients.lines) : null }
       const current = focusOf([mine, ...others])
-      return toSessionInfo(server, row, pane, current?.server === server && isFocused(row, current.focus))
+      return toSessionInfo(
+        server,
+        row,
+        pane,
+        current?.server === server && isFocused(row, current.focus),
+        ownPane
+      )
     })
 
   /** One round trip for the titles alone, over the pane's own client (as getSession, without its checks). */
@@ -198,7 +197,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     Effect.gen(function* () {
       const resolved = yield* Effect.interruptible(registry.resolve(sessionId))
       const { server, pane } = resolved
-      yield* refuseOwnPane(ownPane, resolved, sessionId, "types")
+      yield* refuseOwnPane(ownPane, resolved.id, sessionId, "a command")
       const entry = server.panes.entry(pane)
       if (mayProveEarlier(entry)) {
         // A prompt drawn before TermPilot watched: proved (or not) before the checks below, which
@@ -215,6 +214,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
         paneGoneOr(server, pane, sessionId)(claimPane(client, pane, entry.claim, sessionId))
       )
       return yield* Effect.gen(function* () {
+        yield* refuseClientHost(server, row, sessionId, "a command")
         // Only the client that streams the pane orders its reply after the pane's bytes.
         const verdict = entry.owner === client ? readinessOf(server, pane, row) : "unknown"
         if (verdict !== "ready") return yield* notReady(sessionId, row, verdict, entry)
