@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CreatedSession } from "../fakes/iterm2/FakeWorld.js"
 import { hostedServer } from "../support/ClientInTerminal.js"
