@@ -5,7 +5,9 @@
  * `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md, "Marks" and "Nested shells").
  * No fork per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1;
  * the last hook writes the next prompt's number into them, and records the prompt it is about to draw
- * (token, number, expanded prompt) in a file of its own for a TermPilot started later (EarlierPrompt.ts).
+ * (token, number, expanded prompt) and the last command that ran (its prompt number, status, times
+ * from $EPOCHREALTIME, directory; not its line: bash gives it to no hook without a fork) in a file
+ * of its own for a TermPilot started later (EarlierPrompt.ts).
  */
 import { script } from "./ScriptText.js"
 
@@ -20,9 +22,10 @@ export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4.
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
 # under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
 # sha256 of "<secret>:<shell id>", so its marks never show the secret. Before each prompt a shell in
-# tmux records its token, the prompt's number and the prompt as it will show in
+# tmux records its token, the prompt's number and the prompt as it will show, and the last command's
+# prompt number, exit status, start and end times and directory, in
 # \${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID/<its pid>, so a TermPilot started later can
-# prove the prompt idle without a keypress.
+# prove the prompt idle without a keypress and list that command.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -65,23 +68,28 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     __tp_token=\${__tp_token%% *}
     __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
-  __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_c=
+  __tp_ran=0 __tp_t0=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_c=
+  # The last command that ran: its prompt number, status, start and end ($EPOCHREALTIME, bash >= 5.0)
+  # and directory (percent-encoded), for the record.
+  __tp_lseq= __tp_lec= __tp_lt0= __tp_lt1= __tp_lcwd=
   # The marks of prompt number $__tp_n. PS0 is expanded after a line is read and before it runs (not
-  # for an empty line or a syntax error). The assignment in the array subscript runs in this shell:
-  # it flags "a command ran" with no fork.
+  # for an empty line or a syntax error). The assignments in the array subscript run in this shell:
+  # they flag "a command ran" and keep its start in microseconds (0 without $EPOCHREALTIME) with no fork.
   __tp_marks() {
     __tp_a='\[\e]133;A;'$__tp_tag';n='$__tp_n'\a\]'
     __tp_b='\[\e]133;B;'$__tp_tag';n='$__tp_n'\a\]'
-    __tp_c='\${__tp_noarray[(__tp_ran=1)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
+    __tp_c='\${__tp_noarray[(__tp_ran=1,__tp_t0=10#0\${EPOCHREALTIME//[^0-9]/})]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
   }
   (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __tp_arrays=1 || __tp_arrays=0
 
   # First prompt hook: D with the status of what ran, then OSC 7. Returns that status so the user's
   # PROMPT_COMMAND sees it.
   __tp_precmd() {
-    local ec=$?
+    local ec=$? now=\${EPOCHREALTIME-}
     if (( __tp_ran )); then
       printf '\030\e\\\e]133;D;%s;%s;n=%s\a' "$ec" "$__tp_tag" "$__tp_n"
+      __tp_lseq=$__tp_n __tp_lec=$ec __tp_lt0= __tp_lt1=\${now/[^0-9]/.} __tp_lcwd=$__tp_url
+      if (( __tp_t0 > 999999 )); then __tp_lt0=\${__tp_t0%??????}.\${__tp_t0: -6}; fi
     else
       printf '\030\e\\\e]133;D;%s;n=%s\a' "$__tp_tag" "$__tp_n"
     fi
@@ -140,12 +148,14 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   }
 
   # The prompt about to be drawn, for a TermPilot started later: the token, its number and the
-  # prompt as it will show (left out when expanding it would run a command). No fork.
+  # prompt as it will show (left out when expanding it would run a command), then the last command
+  # (its line is not known: empty). No fork.
   __tp_record() {
     [[ -n $__tp_rec ]] || return 0
     local shown=
     [[ $1 == *'$('* || $1 == *'\`'* ]] || shown=\${1@P}
-    { printf 'tp1\0%s\0%s\0%s\0\0' "$__tp_token" "$__tp_n" "$shown" >| "$__tp_rec"; } 2>/dev/null
+    { printf 'tp2\0%s\0%s\0%s\0\0%s\0%s\0%s\0%s\0%s\0\0' "$__tp_token" "$__tp_n" "$shown" "$__tp_lseq" \
+        "$__tp_lec" "$__tp_lt0" "$__tp_lt1" "$__tp_lcwd" >| "$__tp_rec"; } 2>/dev/null
   }
 
   # PROMPT_COMMAND (a string, or an array on bash >= 5.1) with our hooks first and last.
@@ -167,6 +177,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   }
 
   __tp_hook
+  __tp_encode_pwd
   __tp_postcmd
   if [[ -n $__tp_announce ]]; then
     command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens "$__tp_announce" >/dev/null 2>&1 || :
