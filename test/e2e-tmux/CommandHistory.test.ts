@@ -4,11 +4,10 @@
  * entry, a command still running, TermPilot's own run_command with its request id) and
  * read_command_output reads them back from tmux's history: a 5,000-line output from its head, its
  * middle and its tail equals what the command wrote to a file through `tee`; an output that partly
- * left the history says so and returns only its own lines; zsh and fish entries carry their command
- * line. Output that prints marks (forged ones, a forged `cmd=` among them, and a replay of the pane's
+ * left the history says so and returns only its own lines; entries carry their command line. Output that prints marks (forged ones, a forged `cmd=` among them, and a replay of the pane's
  * own) makes no entry and relabels none; the last command a shell ran before TermPilot watched the
- * pane is listed from that shell's own record (exit code, directory, the line in zsh and fish, no
- * output: tmux cannot prove where it lies), an empty Enter before is no entry, and another shell's
+ * pane is listed from that shell's own record (exit code, directory, its line, no output: tmux
+ * cannot prove where it lies), an empty Enter before is no entry, and another shell's
  * record proves nothing; an edited command_id reads nothing.
  */
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs"
@@ -153,11 +152,11 @@ describe.each<ShellKind>(["bash", "zsh", "fish"])("%s: the person's commands", (
     entries = await settledEntries(pane, 5)
   }, 60_000)
 
-  it("lists each command once, newest last, with its exit code and (zsh, fish) its line; the empty Enter is no entry", () => {
+  it("lists each command once, newest last, with its exit code and line; the empty Enter is no entry", () => {
     expect(entries.map((e) => e.exit_code)).toEqual([0, 1, 127, 130, 0])
     const typedLines = ["true", "false", "tp_no_such_command_here", "sleep 30", `seq 1 5000 | tee ${teeFile}`]
-    // bash gives a command's line to no hook without a fork: not known there.
-    expect(entries.map((e) => e.command)).toEqual(shell === "bash" ? typedLines.map(() => null) : typedLines)
+    // zsh and fish send it as the command starts, bash from its history once it ended.
+    expect(entries.map((e) => e.command)).toEqual(typedLines)
     for (const e of entries) {
       expect(e).toMatchObject({ status: "finished", ran_by: "person", request_id: null })
       expect(e.output_available, e.output_unavailable_reason ?? "").toBe(true)
@@ -230,7 +229,7 @@ describe("TermPilot's own commands", () => {
 })
 
 describe.each<ShellKind>(["bash", "zsh", "fish"])("%s: the command run before TermPilot started", (shell) => {
-  it("is listed from its shell's record: exit code, directory, line (zsh, fish), times (bash, zsh), no output and why", async () => {
+  it("is listed from its shell's record: exit code, directory, line, times (bash, zsh), no output and why", async () => {
     const pane: RigPane = { ...earlier[shell]!, id: await rig.world.sessionId(earlier[shell]!) }
     const cwd = await rig.world.format(pane.paneId, "#{pane_current_path}")
     const listed = await listCommands(pane)
@@ -238,7 +237,7 @@ describe.each<ShellKind>(["bash", "zsh", "fish"])("%s: the command run before Te
     expect(listed).toHaveLength(1)
     const [before] = listed
     expect(before).toMatchObject({
-      command: shell === "bash" ? null : "sh -c 'exit 2'",
+      command: "sh -c 'exit 2'",
       exit_code: 2,
       cwd,
       status: "finished",
@@ -262,7 +261,7 @@ describe.each<ShellKind>(["bash", "zsh", "fish"])("%s: the command run before Te
     await personRuns(pane, "sh -c 'exit 3'")
     const [first, live] = await settledEntries(pane, 2)
     expect(first!.command_id).toBe(before!.command_id)
-    expect(live).toMatchObject({ exit_code: 3, command: shell === "bash" ? null : "sh -c 'exit 3'" })
+    expect(live).toMatchObject({ exit_code: 3, command: "sh -c 'exit 3'" })
     // The record, put back as it was, is older than what TermPilot saw: it adds nothing.
     writeFileSync(recordFile(earlier[shell]!), recorded)
     expect((await listCommands(pane)).map((e) => e.command_id)).toEqual([
@@ -299,7 +298,7 @@ describe("output that prints marks", () => {
     await rig.world.tmux("pipe-pane", "-t", pane.paneId)
     const forged = join(rig.world.root, "forged-marks.txt")
     const marks = ["A", "B", "C", "D;0"].map((m) => `\x1b]133;${m}\x07`).join("")
-    const tokened = ["C;cmd=rm%20-rf%20~", "D;3"]
+    const tokened = ["C;cmd=rm%20-rf%20~", "D;3;cmd=rm%20-rf%20~"]
       .map((m) => `\x1b]133;${m};tp=0123456789abcdef;n=99999\x07`)
       .join("")
     writeFileSync(forged, `${marks}fake output\n${tokened}\n`)

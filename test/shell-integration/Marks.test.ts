@@ -2,7 +2,8 @@
  * The bash and zsh snippets in real shells inside a private tmux server: the exact OSC 133 / OSC 7
  * sequence per prompt (what ran, what did not), the token announced to tmux and carried by every
  * mark, the user's prompt and hooks kept, nested shells, nothing printable after B, the command line
- * in zsh's C mark, and the record of the last command that ran (EarlierPrompt.ts reads it).
+ * (zsh's C mark, bash's D from its history when it saved exactly that line), and the record of the
+ * last command that ran (EarlierPrompt.ts reads it).
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { hostname } from "node:os"
@@ -164,13 +165,31 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     expect(cdOdd?.url).toBe(`file://${hostname()}${pane.dir}/a%20b/%C3%A9`)
   })
 
-  it("C carries the line the shell runs (zsh; bash has no line without a fork), left out when long", async () => {
+  it("sends the line the shell runs: zsh in C, bash in D (from its history, once it ran); a long line is left out", async () => {
+    const carrier = (status: number) => (c.name === "zsh" ? "C" : `D;${status}`)
     const line = "sh -c 'exit 3' 'a;é'"
-    const cMark = marksIn(await pane.line(line)).find((m) => m.mark === "C")!
-    expect(cMark.cmd === null ? null : decodeUrlText(cMark.cmd)).toBe(c.name === "zsh" ? line : null)
-    const long = marksIn(await pane.line(`: ${"x".repeat(3000)}`)).find((m) => m.mark === "C")!
-    expect(long.cmd).toBe(c.name === "zsh" ? "" : null)
+    const marks = marksIn(await pane.line(line))
+    expect(decodeUrlText(marks.find((m) => m.mark === carrier(3))!.cmd!)).toBe(line)
+    expect(marks.find((m) => m.mark === (c.name === "zsh" ? "D;3" : "C"))!.cmd).toBeNull()
+    const long = marksIn(await pane.line(`: ${"x".repeat(3000)}`)).find((m) => m.mark === carrier(0))!
+    expect(long.cmd).toBe("")
   })
+
+  it.runIf(c.name === "bash")(
+    "bash: a line its history did not save as the newest entry (ignored, a repeat, history off) is sent as unknown",
+    async () => {
+      const sent = async (line: string) => marksIn(await pane.line(line)).find((m) => m.mark === "D;0")!.cmd
+      await pane.line("HISTCONTROL=ignoreboth")
+      expect(await sent(" echo hidden")).toBe("")
+      expect(decodeUrlText((await sent("echo twice"))!)).toBe("echo twice")
+      expect(await sent("echo twice")).toBe("")
+      await pane.line("set +o history")
+      expect(await sent("echo off")).toBe("")
+      await pane.line("set -o history")
+      expect(decodeUrlText((await sent("echo on"))!)).toBe("echo on")
+      await pane.line("HISTCONTROL=")
+    }
+  )
 
   it("records the last command that ran for a TermPilot started later; an empty Enter does not replace it", async () => {
     await pane.line("cd /tmp")
@@ -183,7 +202,7 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
       seq: cMark.seq,
       exitCode: 4,
       cwd: "/tmp",
-      command: c.name === "zsh" ? line : null
+      command: line
     })
     expect(record!.seq).toBe(cMark.seq! + 2)
     const { startedAt, finishedAt } = record!.last!

@@ -178,6 +178,13 @@ describe("the last command from before watching, and the command line of a C mar
     expect(before!.unavailable).toMatch(/before TermPilot watched/)
     expect(s.history.place(before!)).toMatch(/before TermPilot watched/)
     expect(after).toMatchObject({ seq: 7, exitCode: 0, command: "ls -l;" })
+    // bash's line comes in its D (from its history, once the command ended); a D does not replace a C's line.
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=8\x07\x1b]133;B;tp=${TOK};n=8\x07\x1b]133;C;tp=${TOK};n=8\x07`))
+    expect(s.history.entries[2]).toMatchObject({ seq: 8, command: null, status: "running" })
+    s.feed(enc(`\x1b]133;D;0;tp=${TOK};n=8;cmd=pwd\x07`))
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=9\x07\x1b]133;B;tp=${TOK};n=9\x07\x1b]133;C;tp=${TOK};n=9;cmd=ls\x07`))
+    s.feed(enc(`\x1b]133;D;0;tp=${TOK};n=9;cmd=other\x07`))
+    expect(s.history.entries.slice(2).map((e) => e.command)).toEqual(["pwd", "ls"])
   })
 
   it("is nothing once the stream counted a mark, or for a token that is not a shell's own", () => {

@@ -2,7 +2,8 @@
  * CommandHistory — one tmux pane's commands with where their output lies, pure: the pane's parsed
  * output moves a RowModel (the cursor as tmux moves it, between the sync points tmux's own replies
  * give), and each mark MarkTrust counted (one with the shell's token and prompt number) is logged
- * at the cursor's place in CommandLog (a `C` with the line its shell sent in `cmd=`). Outputs are not kept: a command's output is read back from
+ * at the cursor's place in CommandLog (with the line its shell sent in `cmd=`: zsh and fish in `C`,
+ * bash in `D`). Outputs are not kept: a command's output is read back from
  * tmux's history by these positions (src/layers/backends/tmux/Commands.ts), and only while the
  * model vouches for them.
  */
@@ -86,7 +87,7 @@ export class CommandHistory implements RowListener {
     if (mark._tag === "CommandExecuted") this.log.started(shell, seq, promptId, at, cwd, now, command)
     else {
       const ended = mark._tag === "CommandFinished"
-      this.log.marked(shell, seq, ended, ended ? mark.exitCode : null, at, now)
+      this.log.marked(shell, seq, ended, ended ? mark.exitCode : null, at, now, ended ? command : null)
     }
     this.protect()
     this.marked = true

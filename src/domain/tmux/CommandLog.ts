@@ -158,7 +158,8 @@ export class CommandLog {
    * shell's earlier command, status unknown. What ran nested in a command that ended (a shell
    * inside ssh, say: entries of other shells logged after it) ended with it, status unknown; so
    * did what ran inside a command of that shell that started before the log saw it, when its `D`
-   * carries a status.
+   * carries a status. A `D` may name the line that ran (`command`: bash's, which only its history
+   * knows once the command ended), for an entry whose `C` did not.
    */
   marked(
     shell: string,
@@ -166,13 +167,16 @@ export class CommandLog {
     ended: boolean,
     exitCode: number | null,
     at: Spot | null,
-    now: number
+    now: number,
+    command: string | null = null
   ): void {
     let endedOwn: number | null = null
     for (const e of this.entries) {
       if (e.status !== "running" || e.shell !== shell) continue
-      if (e.seq === seq && ended) this.finish(e, "finished", exitCode, at, now)
-      else if (e.seq < seq) this.finish(e, "finished", null, at, now)
+      if (e.seq === seq && ended) {
+        e.command ??= command
+        this.finish(e, "finished", exitCode, at, now)
+      } else if (e.seq < seq) this.finish(e, "finished", null, at, now)
       else continue
       endedOwn ??= e.number
     }

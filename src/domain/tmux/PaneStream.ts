@@ -299,7 +299,7 @@ export class PaneStream implements VtSink {
     if (admitted.shell !== null) {
       const { key, seq } = admitted.shell
       const { promptId } = this.progress
-      const line = admitted.mark._tag === "CommandExecuted" ? osc133Command(payload) : null
+      const line = osc133Command(payload)
       this.history.counted(key, seq, admitted.mark, promptId, this.location?.path ?? null, Date.now(), line)
     }
   }

@@ -23,7 +23,7 @@ export interface EarlierCommand {
   readonly finishedAt: number | null
   /** The directory it was typed in (the last OSC 7 before it), when known. */
   readonly cwd: string | null
-  /** The line as the shell ran it, when the shell gives it without a fork (zsh, fish; not bash). */
+  /** The line as the shell ran it, when known (bash: when its history saved exactly that line). */
   readonly command: string | null
 }
 
