@@ -84,9 +84,10 @@ export const decodeUrlText = (raw: string): string | null => {
 }
 
 /**
- * The `cmd=<command line>` parameter of a `C` mark (zsh's and fish's snippets send the line the
- * shell runs, percent-encoded, at most MAX_ENCODED_COMMAND characters); null when absent, empty
- * (the snippet left out a longer line) or malformed. Only as trusted as the mark that carries it.
+ * The `cmd=<command line>` parameter of a mark (the snippets send the line the shell runs,
+ * percent-encoded, at most MAX_ENCODED_COMMAND characters: zsh and fish in its `C`, bash in its `D`);
+ * null when absent, empty (the snippet did not know it, or left out a longer line) or malformed.
+ * Only as trusted as the mark that carries it.
  */
 export const osc133Command = (payload: string): string | null => {
   for (const field of payload.split(";").slice(1)) {
