@@ -77,12 +77,14 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   __tp_lseq= __tp_lec= __tp_lt0= __tp_lt1= __tp_lcwd= __tp_lcmd=
   # The marks of prompt number $__tp_n. PS0 is expanded after a line is read and before it runs (not
   # for an empty line or a syntax error). The assignments in the array subscript run in this shell:
-  # they flag "a command ran", keep its start in microseconds (0 without $EPOCHREALTIME) and its
-  # history number, with no fork.
+  # they flag "a command ran", keep its start in microseconds (bash >= 5.0: $EPOCHREALTIME, read
+  # only where it exists, for set -u) and its history number, with no fork.
+  __tp_clock=
+  [[ -n \${EPOCHREALTIME-} ]] && __tp_clock=',__tp_t0=10#0\${EPOCHREALTIME//[^0-9]/}'
   __tp_marks() {
     __tp_a='\[\e]133;A;'$__tp_tag';n='$__tp_n'\a\]'
     __tp_b='\[\e]133;B;'$__tp_tag';n='$__tp_n'\a\]'
-    __tp_c='\${__tp_noarray[(__tp_ran=1,__tp_t0=10#0\${EPOCHREALTIME//[^0-9]/},__tp_h=HISTCMD)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
+    __tp_c='\${__tp_noarray[(__tp_ran=1'$__tp_clock',__tp_h=HISTCMD)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
   }
   (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __tp_arrays=1 || __tp_arrays=0
 
