@@ -64,6 +64,41 @@ export const osc133Seq = (payload: string): number | null => {
   return null
 }
 
+/** The longest percent-encoded command line a mark or record may carry (the snippets send none longer). */
+export const MAX_ENCODED_COMMAND = 6 * 1024
+
+/**
+ * Text percent-encoded as the snippets encode it (every byte outside `A-Z a-z 0-9 / . _ ~ -` as
+ * `%XX`), decoded as UTF-8 (an invalid sequence shows as U+FFFD); null when `raw` is anything else.
+ */
+export const decodeUrlText = (raw: string): string | null => {
+  if (!/^(?:[A-Za-z0-9/._~-]|%[0-9A-Fa-f]{2})*$/.test(raw)) return null
+  const bytes: Array<number> = []
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === "%") {
+      bytes.push(Number.parseInt(raw.slice(i + 1, i + 3), 16))
+      i += 2
+    } else bytes.push(raw.charCodeAt(i))
+  }
+  return new TextDecoder("utf-8").decode(new Uint8Array(bytes))
+}
+
+/**
+ * The `cmd=<command line>` parameter of a mark (the snippets send the line the shell runs,
+ * percent-encoded, at most MAX_ENCODED_COMMAND characters: zsh and fish in its `C`, bash in its `D`);
+ * null when absent, empty (the snippet did not know it, or left out a longer line) or malformed.
+ * Only as trusted as the mark that carries it.
+ */
+export const osc133Command = (payload: string): string | null => {
+  for (const field of payload.split(";").slice(1)) {
+    if (field.startsWith("cmd=")) {
+      const raw = field.slice(4)
+      return raw === "" || raw.length > MAX_ENCODED_COMMAND ? null : decodeUrlText(raw)
+    }
+  }
+  return null
+}
+
 /**
  * The `sh=<shell id>` parameter of an OSC 133 payload (a shell marking with its pane's nested
  * secret names itself with a random id); null when absent or not 8 to 32 lowercase hex characters.

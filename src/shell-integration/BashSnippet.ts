@@ -5,7 +5,11 @@
  * `;tp=<token>[;sh=<shell id>];n=<prompt number>` (specs/security.md, "Marks" and "Nested shells").
  * No fork per prompt: D and OSC 7 come from the first PROMPT_COMMAND hook, C from PS0, A/B from PS1;
  * the last hook writes the next prompt's number into them, and records the prompt it is about to draw
- * (token, number, expanded prompt) in a file of its own for a TermPilot started later (EarlierPrompt.ts).
+ * (token, number, expanded prompt) and the last command that ran (its prompt number, status, times
+ * from $EPOCHREALTIME, directory, line) in a file of its own for a TermPilot started later
+ * (EarlierPrompt.ts). bash hands the line to no hook, so the first hook takes it from bash's own
+ * history (`fc` into a file of ours, read back with `read`: builtins, no fork), only when history
+ * saved exactly that line, and sends it in D (`cmd=`).
  */
 import { script } from "./ScriptText.js"
 
@@ -14,15 +18,17 @@ export const bashSnippet = script`# TermPilot shell integration for bash >= 4.4.
 # a TermPilot-watched tmux pane ($LC_TERMPILOT set: ssh forwards LC_* by default); elsewhere it does
 # nothing. Install it unchanged on servers too.
 # Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
-# when nothing ran), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
+# when nothing ran; ;cmd=<its line from history, percent-encoded, empty when history did not save
+# exactly it or past 2 KiB>), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
 # token is random per shell and announced once, with the shell's pid, to tmux in the pane option
 # @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
 # under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
 # sha256 of "<secret>:<shell id>", so its marks never show the secret. Before each prompt a shell in
-# tmux records its token, the prompt's number and the prompt as it will show in
+# tmux records its token, the prompt's number and the prompt as it will show, and the last command's
+# prompt number, exit status, start and end times, directory and line, in
 # \${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID/<its pid>, so a TermPilot started later can
-# prove the prompt idle without a keypress.
+# prove the prompt idle without a keypress and list that command.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -65,23 +71,32 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     __tp_token=\${__tp_token%% *}
     __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
-  __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_c=
+  __tp_ran=0 __tp_t0=0 __tp_h=0 __tp_hp=0 __tp_pwd= __tp_url= __tp_enc= __tp_n=0 __tp_a= __tp_b= __tp_c=
+  # The last command that ran: its prompt number, status, start and end ($EPOCHREALTIME, bash >= 5.0),
+  # directory and line (percent-encoded), for the record.
+  __tp_lseq= __tp_lec= __tp_lt0= __tp_lt1= __tp_lcwd= __tp_lcmd=
   # The marks of prompt number $__tp_n. PS0 is expanded after a line is read and before it runs (not
-  # for an empty line or a syntax error). The assignment in the array subscript runs in this shell:
-  # it flags "a command ran" with no fork.
+  # for an empty line or a syntax error). The assignments in the array subscript run in this shell:
+  # they flag "a command ran", keep its start in microseconds (bash >= 5.0: $EPOCHREALTIME, read
+  # only where it exists, for set -u) and its history number, with no fork.
+  __tp_clock=
+  [[ -n \${EPOCHREALTIME-} ]] && __tp_clock=',__tp_t0=10#0\${EPOCHREALTIME//[^0-9]/}'
   __tp_marks() {
     __tp_a='\[\e]133;A;'$__tp_tag';n='$__tp_n'\a\]'
     __tp_b='\[\e]133;B;'$__tp_tag';n='$__tp_n'\a\]'
-    __tp_c='\${__tp_noarray[(__tp_ran=1)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
+    __tp_c='\${__tp_noarray[(__tp_ran=1'$__tp_clock',__tp_h=HISTCMD)]-}\e]133;C;'$__tp_tag';n='$__tp_n'\a'
   }
   (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __tp_arrays=1 || __tp_arrays=0
 
   # First prompt hook: D with the status of what ran, then OSC 7. Returns that status so the user's
   # PROMPT_COMMAND sees it.
   __tp_precmd() {
-    local ec=$?
+    local ec=$? now=\${EPOCHREALTIME-}
     if (( __tp_ran )); then
-      printf '\030\e\\\e]133;D;%s;%s;n=%s\a' "$ec" "$__tp_tag" "$__tp_n"
+      __tp_line
+      printf '\030\e\\\e]133;D;%s;%s;n=%s;cmd=%s\a' "$ec" "$__tp_tag" "$__tp_n" "$__tp_lcmd"
+      __tp_lseq=$__tp_n __tp_lec=$ec __tp_lt0= __tp_lt1=\${now/[^0-9]/.} __tp_lcwd=$__tp_url
+      if (( __tp_t0 > 999999 )); then __tp_lt0=\${__tp_t0%??????}.\${__tp_t0: -6}; fi
     else
       printf '\030\e\\\e]133;D;%s;n=%s\a' "$__tp_tag" "$__tp_n"
     fi
@@ -91,10 +106,27 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     return "$ec"
   }
 
+  # The line that just ran, from bash's history, percent-encoded into __tp_lcmd: only when history
+  # saved exactly it (numbered one past the last prompt's, nothing added or deleted since: not a
+  # line history ignored, a repeated one, or with history off), read with builtins (no fork).
+  __tp_line() {
+    local line=
+    __tp_lcmd=
+    [[ -n $__tp_rec ]] && (( __tp_h == __tp_hp + 1 && HISTCMD == __tp_h )) || return 0
+    # The newest entry (HISTCMD, one past it, is the same in PS0 and here: it is this line).
+    { builtin fc -ln -1 >| "$__tp_rec.line"; } 2>/dev/null || return 0
+    IFS= read -r -d '' line < "$__tp_rec.line"
+    [[ $line == $'\t '?*$'\n' ]] || return 0
+    line=\${line:2}
+    __tp_encode "\${line%$'\n'}" 2048
+    __tp_lcmd=$__tp_enc
+  }
+
   # Last prompt hook: the next prompt's number into the marks, and the marks back when something
   # rewrote PS1, PS0 or PROMPT_COMMAND.
   __tp_postcmd() {
     local ec=$? old_c=$__tp_c
+    __tp_hp=$HISTCMD
     __tp_n=$(( __tp_n + 1 ))
     __tp_marks
     __tp_wrap_ps1
@@ -109,10 +141,19 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     return "$ec"
   }
 
-  # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.
+  # PWD percent-encoded, into __tp_url.
   __tp_encode_pwd() {
-    local LC_ALL=C s=$PWD out= c i
     __tp_pwd=$PWD
+    __tp_encode "$PWD"
+    __tp_url=$__tp_enc
+  }
+
+  # $1 percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -) into __tp_enc; empty when it is
+  # longer than $2 bytes (when given).
+  __tp_encode() {
+    local LC_ALL=C s=$1 out= c i
+    __tp_enc=
+    (( \${2:-0} && \${#s} > \${2:-0} )) && return 0
     if [[ $s == *[!A-Za-z0-9/._~-]* ]]; then
       for (( i = 0; i < \${#s}; i++ )); do
         c=\${s:i:1}
@@ -123,7 +164,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
       done
       s=$out
     fi
-    __tp_url=$s
+    __tp_enc=$s
   }
 
   # PS1 without any TermPilot A/B marks (ours, or a parent shell's in an exported PS1), wrapped in ours.
@@ -140,12 +181,14 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   }
 
   # The prompt about to be drawn, for a TermPilot started later: the token, its number and the
-  # prompt as it will show (left out when expanding it would run a command). No fork.
+  # prompt as it will show (left out when expanding it would run a command), then the last command.
+  # No fork.
   __tp_record() {
     [[ -n $__tp_rec ]] || return 0
     local shown=
     [[ $1 == *'$('* || $1 == *'\`'* ]] || shown=\${1@P}
-    { printf 'tp1\0%s\0%s\0%s\0\0' "$__tp_token" "$__tp_n" "$shown" >| "$__tp_rec"; } 2>/dev/null
+    { printf 'tp2\0%s\0%s\0%s\0\0%s\0%s\0%s\0%s\0%s\0%s\0' "$__tp_token" "$__tp_n" "$shown" "$__tp_lseq" \
+        "$__tp_lec" "$__tp_lt0" "$__tp_lt1" "$__tp_lcwd" "$__tp_lcmd" >| "$__tp_rec"; } 2>/dev/null
   }
 
   # PROMPT_COMMAND (a string, or an array on bash >= 5.1) with our hooks first and last.
@@ -167,6 +210,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   }
 
   __tp_hook
+  __tp_encode_pwd
   __tp_postcmd
   if [[ -n $__tp_announce ]]; then
     command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens "$__tp_announce" >/dev/null 2>&1 || :

@@ -5,8 +5,10 @@
  * prompt: D and OSC 7 from the first precmd hook, C from the last preexec hook, A/B in PS1 (and B again
  * at the end of a non-empty RPROMPT), renumbered by the last precmd hook. zsh draws its PROMPT_SP
  * end-of-line mark (`%` or `#`, spaces, CR) before any precmd hook, so inside the output before D: the
- * snippet turns the option off and draws the same bytes itself right after D. The last precmd hook
- * also records the prompt about to be drawn for a TermPilot started later (EarlierPrompt.ts).
+ * snippet turns the option off and draws the same bytes itself right after D. C carries the line the
+ * command runs (preexec's `$1`, percent-encoded, `cmd=`). The last precmd hook also records the
+ * prompt about to be drawn, and the last command that ran (prompt number, status, times from
+ * zsh/datetime's $EPOCHREALTIME, directory, line), for a TermPilot started later (EarlierPrompt.ts).
  */
 import { script } from "./ScriptText.js"
 
@@ -14,16 +16,18 @@ export const zshSnippet = script`# TermPilot shell integration for zsh 5.x. Sour
 # framework). It acts only inside tmux ($TMUX set), or in a shell started from a TermPilot-watched tmux
 # pane ($LC_TERMPILOT set: ssh forwards LC_* by default); elsewhere it does nothing. Install it
 # unchanged on servers too.
-# Marks: OSC 133 A (prompt start), B (prompt end), C (command starts), D[;exit] (command done, no exit
-# when nothing ran), each with ;tp=<token>;n=<prompt number>, and OSC 7 (cwd, percent-encoded). The
+# Marks: OSC 133 A (prompt start), B (prompt end), C (command starts; ;cmd=<its line, percent-encoded,
+# empty past 2 KiB>), D[;exit] (command done, no exit when nothing ran), each with ;tp=<token>;n=<prompt
+# number>, and OSC 7 (cwd, percent-encoded). The
 # token is random per shell and announced once, with the shell's pid, to tmux in the pane option
 # @termpilot_tokens; prompt numbers only go up. Nothing forks per prompt. A shell in tmux also
 # announces a second secret and exports it as LC_TERMPILOT=<pane>:<secret> for the shells started
 # under it that cannot reach tmux; such a shell marks with a random shell id and, as its token, the
 # sha256 of "<secret>:<shell id>", so its marks never show the secret. Before each prompt a shell in
-# tmux records its token, the prompt's number and the prompts as they will show in
+# tmux records its token, the prompt's number and the prompts as they will show, and the last
+# command's prompt number, exit status, start and end times, directory and line, in
 # \${XDG_RUNTIME_DIR:-\${TMPDIR:-/tmp}}/termpilot-$UID/<its pid>, so a TermPilot started later can
-# prove the prompt idle without a keypress.
+# prove the prompt idle without a keypress and list that command.
 if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_token-} ]]; then
   # 128 random bits as 32 hex digits into the variable named $1.
   __tp_hex() {
@@ -64,16 +68,21 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     __tp_token=\${__tp_token%% *}
     __tp_tag="tp=\${__tp_token:-0000000000000000};sh=$__tp_sh"
   fi
-  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_n=0 __tp_a= __tp_b= __tp_sp=0
+  typeset -g __tp_ran=0 __tp_pwd= __tp_url= __tp_enc= __tp_n=0 __tp_a= __tp_b= __tp_sp=0 __tp_t0= __tp_cmd=
+  # The last command that ran: its prompt number, status, start and end, directory and line (both
+  # percent-encoded), for the record. Times from zsh/datetime (a module, loaded once: no fork).
+  typeset -g __tp_lseq= __tp_lec= __tp_lt0= __tp_lt1= __tp_lcwd= __tp_lcmd=
+  zmodload -F zsh/datetime p:EPOCHREALTIME 2>/dev/null
 
   # First precmd hook: D with the status of what ran (zsh gives every hook the command's $?), then
   # zsh's PROMPT_SP (taken over from zsh, see __tp_prompt), then OSC 7.
   __tp_precmd() {
-    local ec=$? cr=0
+    local ec=$? cr=0 now=\${EPOCHREALTIME-}
     [[ -o prompt_cr ]] && cr=1
     emulate -L zsh
     if (( __tp_ran )); then
       printf '\030\e\\\e]133;D;%s;%s;n=%s\a' $ec $__tp_tag $__tp_n
+      __tp_lseq=$__tp_n __tp_lec=$ec __tp_lt0=$__tp_t0 __tp_lt1=$now __tp_lcwd=$__tp_url __tp_lcmd=$__tp_cmd
     else
       printf '\030\e\\\e]133;D;%s;n=%s\a' $__tp_tag $__tp_n
     fi
@@ -84,10 +93,12 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     return ec
   }
 
-  # Last preexec hook: C, right before the command's own output.
+  # Last preexec hook: C with the line as typed (else as it runs), right before the command's own output.
   __tp_preexec() {
-    __tp_ran=1
-    printf '\e]133;C;%s;n=%s\a' $__tp_tag $__tp_n
+    __tp_ran=1 __tp_t0=\${EPOCHREALTIME-}
+    __tp_encode "\${1:-$3}" 2048
+    __tp_cmd=$__tp_enc
+    printf '\e]133;C;%s;n=%s;cmd=%s\a' $__tp_tag $__tp_n "$__tp_cmd"
   }
 
   # zsh's PROMPT_SP as zsh draws it (a terminal with automatic margins, as tmux's are): the end-of-line
@@ -129,7 +140,8 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
   }
 
   # The prompt about to be drawn, for a TermPilot started later: the token, its number and both
-  # prompts as they will show (left out when expanding them would run a command). No fork. Called
+  # prompts as they will show (left out when expanding them would run a command), then the last
+  # command. No fork. Called
   # before any emulate -L, so the person's prompt options apply.
   __tp_record() {
     [[ -n $__tp_rec ]] || return 0
@@ -140,15 +152,27 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
     elif [[ $p$r != *'$('* && $p$r != *'\`'* ]]; then
       shown=\${(%)\${(e)p}} rshown=\${(%)\${(e)r}}
     fi
-    { printf 'tp1\0%s\0%s\0%s\0%s\0' $__tp_token $__tp_n "$shown" "$rshown" >| $__tp_rec } 2>/dev/null
+    { printf 'tp2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' $__tp_token $__tp_n "$shown" "$rshown" \
+        "$__tp_lseq" "$__tp_lec" "$__tp_lt0" "$__tp_lt1" "$__tp_lcwd" "$__tp_lcmd" >| $__tp_rec } 2>/dev/null
   }
 
-  # PWD percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -), into __tp_url.
+  # PWD percent-encoded, into __tp_url.
   __tp_encode_pwd() {
+    __tp_pwd=$PWD
+    __tp_encode "$PWD"
+    __tp_url=$__tp_enc
+  }
+
+  # $1 percent-encoded (every byte outside A-Z a-z 0-9 / . _ ~ -) into __tp_enc; empty when it is
+  # longer than $2 bytes (when given).
+  __tp_encode() {
     emulate -L zsh
     setopt no_multibyte
-    local s=$PWD out= c
-    __tp_pwd=$PWD
+    local s=$1 out= c
+    if (( \${2:-0} && \${#s} > \${2:-0} )); then
+      __tp_enc=
+      return
+    fi
     if [[ $s == *[^A-Za-z0-9/._~-]* ]]; then
       for c in \${(s::)s}; do
         case $c in
@@ -158,7 +182,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
       done
       s=$out
     fi
-    __tp_url=$s
+    __tp_enc=$s
   }
 
   # $1 (PS1 or RPROMPT) without any TermPilot A/B mark (ours, or a parent shell's in an exported PS1),
@@ -181,6 +205,7 @@ if [[ ( -n \${TMUX-} || \${LC_TERMPILOT-} == %[0-9]*:[0-9a-f]* ) && -z \${__tp_t
 
   typeset -ga precmd_functions preexec_functions
   __tp_hook
+  __tp_encode_pwd
   __tp_prompt
   if [[ -n $__tp_announce ]]; then
     command tmux set -p -a -t "$TMUX_PANE" @termpilot_tokens "$__tp_announce" >/dev/null 2>&1 || :

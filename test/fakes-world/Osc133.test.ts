@@ -1,10 +1,13 @@
 /**
- * Pure OSC 133 / 7 / 1337 parsing, OSC sequences found by the VT parser across chunks, and the prompt lifecycle step
+ * Pure OSC 133 / 7 / 1337 parsing (a C mark's percent-encoded `cmd=` too), OSC sequences found by the VT parser across chunks, and the prompt lifecycle step
  * (iTerm2's rules: D between B and C aborts, D without a status after C changes nothing).
  */
 import { describe, expect, it } from "vitest"
 import {
+  decodeUrlText,
+  MAX_ENCODED_COMMAND,
   type Osc133Mark,
+  osc133Command,
   type PromptPhase,
   parseOsc7,
   parseOsc133,
@@ -100,5 +103,22 @@ describe("Osc133", () => {
       "CommandEnded(4)"
     ])
     expect(run([A, B, C, D(null)]).phase).toBe("running")
+  })
+})
+
+describe("a C mark's command line (cmd=)", () => {
+  it("is decoded exactly as the snippets encode it (bytes outside A-Z a-z 0-9 / . _ ~ - as %XX, UTF-8)", () => {
+    expect(osc133Command("C;tp=0123456789abcdef;n=3;cmd=make%20-C%20a/b%20%22x%3By%22%20%C3%A9")).toBe(
+      'make -C a/b "x;y" \u00e9'
+    )
+    expect(decodeUrlText("%ff")).toBe("\ufffd")
+  })
+
+  it("is null when absent, empty (the snippet left a long line out), too long or not so encoded", () => {
+    expect(osc133Command("C;tp=0123456789abcdef;n=3")).toBeNull()
+    expect(osc133Command("C;tp=0123456789abcdef;n=3;cmd=")).toBeNull()
+    expect(osc133Command(`C;cmd=${"a".repeat(MAX_ENCODED_COMMAND + 1)}`)).toBeNull()
+    for (const bad of ["a b", "%4", "%zz", "x\u001b]0;t\u0007", "caf\u00e9"])
+      expect(osc133Command(`C;cmd=${bad}`)).toBeNull()
   })
 })

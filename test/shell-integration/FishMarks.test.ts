@@ -3,11 +3,13 @@
  * shell's pid and a nested secret exported as LC_TERMPILOT, carried by every mark; prompt numbers
  * as bash and zsh number them (a line that ran nothing gives D without a status); the person's
  * fish_prompt kept and given the real $status, their preexec hook kept; OSC 7 percent-encoded; and
- * the prompt record a TermPilot started later reads (EarlierPrompt.ts).
+ * the prompt record a TermPilot started later reads (EarlierPrompt.ts), with the last command that
+ * ran; the command line in C.
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decodeUrlText } from "../../src/domain/Osc133.js"
 import { readPromptRecord } from "../../src/layers/backends/tmux/EarlierPrompt.js"
 import { fishSnippet } from "../../src/shell-integration/FishSnippet.js"
 import { markLetters, marksIn, promptText, withoutEscapes } from "./ShellStream.js"
@@ -91,9 +93,34 @@ describe("fish snippet inside tmux", () => {
     await pane.line("cd /")
   })
 
-  it("records the prompt it draws, for a TermPilot started later", async () => {
-    const marks = marksIn(await pane.line("false")).filter((m) => m.mark === "B")
+  it("records the prompt it draws and the last command that ran (no times: fish has no clock), for a TermPilot started later", async () => {
+    await pane.line("cd /tmp")
+    const marks = marksIn(await pane.line("false")).filter((m) => m.mark === "B" || m.mark === "C")
     const record = readPromptRecord(pid, token)
-    expect(record).toEqual({ token, seq: marks.at(-1)!.seq, prompt: "user[1]> ", rprompt: "" })
+    expect(record).toEqual({
+      token,
+      seq: marks.at(-1)!.seq,
+      prompt: "user[1]> ",
+      rprompt: "",
+      last: {
+        seq: marks[0]!.seq,
+        exitCode: 1,
+        startedAt: null,
+        finishedAt: null,
+        cwd: "/tmp",
+        command: "false"
+      }
+    })
+    // An empty line ran nothing: the record still names `false`.
+    await pane.line("")
+    expect(readPromptRecord(pid, token)?.last).toMatchObject({ seq: marks[0]!.seq, command: "false" })
+  })
+
+  it("C carries the line fish runs, percent-encoded; a line too long to carry is left out", async () => {
+    const line = "sh -c 'exit 3' 'a;é'"
+    const cMark = marksIn(await pane.line(line)).find((m) => m.mark === "C")!
+    expect(decodeUrlText(cMark.cmd!)).toBe(line)
+    const long = marksIn(await pane.line(`: ${"é".repeat(1100)}`)).find((m) => m.mark === "C")!
+    expect(long.cmd).toBe("")
   })
 })

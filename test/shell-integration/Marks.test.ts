@@ -1,12 +1,16 @@
 /**
  * The bash and zsh snippets in real shells inside a private tmux server: the exact OSC 133 / OSC 7
  * sequence per prompt (what ran, what did not), the token announced to tmux and carried by every
- * mark, the user's prompt and hooks kept, nested shells, and nothing printable after B.
+ * mark, the user's prompt and hooks kept, nested shells, nothing printable after B, the command line
+ * (zsh's C mark, bash's D from its history when it saved exactly that line), and the record of the
+ * last command that ran (EarlierPrompt.ts reads it).
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decodeUrlText } from "../../src/domain/Osc133.js"
+import { readPromptRecord } from "../../src/layers/backends/tmux/EarlierPrompt.js"
 import { bashSnippet } from "../../src/shell-integration/BashSnippet.js"
 import { zshSnippet } from "../../src/shell-integration/ZshSnippet.js"
 import { markLetters, marksIn, promptText, withoutEscapes } from "./ShellStream.js"
@@ -67,6 +71,7 @@ const startShell = (c: ShellCase) => TmuxShell.start(c.argv)
 describe.each(cases)("$name snippet inside tmux", (c) => {
   let pane: TmuxShell
   let token: string
+  let shellPid: number
   let snippetFile: string
   let rcFile: string
 
@@ -83,6 +88,7 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     expect(tokens[1]).toMatch(/^[0-9a-f]{32}:\d+:nested$/)
     const [announced, pid] = tokens[0]!.split(":")
     token = announced!
+    shellPid = Number(pid)
     // The shell's own pid, so TermPilot can tell from /proc whether that shell holds the terminal.
     expect(pid).toBe(await pane.line("echo $$").then((t) => /\n(\d+)\r?\n/.exec(withoutEscapes(t))?.[1]))
   })
@@ -157,6 +163,52 @@ describe.each(cases)("$name snippet inside tmux", (c) => {
     mkdirSync(odd, { recursive: true })
     const cdOdd = marksIn(await pane.line(`cd '${odd}'`)).find((m) => m.mark === "7")
     expect(cdOdd?.url).toBe(`file://${hostname()}${pane.dir}/a%20b/%C3%A9`)
+  })
+
+  it("sends the line the shell runs: zsh in C, bash in D (from its history, once it ran); a long line is left out", async () => {
+    const carrier = (status: number) => (c.name === "zsh" ? "C" : `D;${status}`)
+    const line = "sh -c 'exit 3' 'a;é'"
+    const marks = marksIn(await pane.line(line))
+    expect(decodeUrlText(marks.find((m) => m.mark === carrier(3))!.cmd!)).toBe(line)
+    expect(marks.find((m) => m.mark === (c.name === "zsh" ? "D;3" : "C"))!.cmd).toBeNull()
+    const long = marksIn(await pane.line(`: ${"x".repeat(3000)}`)).find((m) => m.mark === carrier(0))!
+    expect(long.cmd).toBe("")
+  })
+
+  it.runIf(c.name === "bash")(
+    "bash: a line its history did not save as the newest entry (ignored, a repeat, history off) is sent as unknown",
+    async () => {
+      const sent = async (line: string) => marksIn(await pane.line(line)).find((m) => m.mark === "D;0")!.cmd
+      await pane.line("HISTCONTROL=ignoreboth")
+      expect(await sent(" echo hidden")).toBe("")
+      expect(decodeUrlText((await sent("echo twice"))!)).toBe("echo twice")
+      expect(await sent("echo twice")).toBe("")
+      await pane.line("set +o history")
+      expect(await sent("echo off")).toBe("")
+      await pane.line("set -o history")
+      expect(decodeUrlText((await sent("echo on"))!)).toBe("echo on")
+      await pane.line("HISTCONTROL=")
+    }
+  )
+
+  it("records the last command that ran for a TermPilot started later; an empty Enter does not replace it", async () => {
+    await pane.line("cd /tmp")
+    const before = Date.now()
+    const line = "sh -c 'sleep 0.2; exit 4'"
+    const cMark = marksIn(await pane.line(line)).find((m) => m.mark === "C")!
+    await pane.line("")
+    const record = readPromptRecord(shellPid, token)
+    expect(record?.last).toMatchObject({
+      seq: cMark.seq,
+      exitCode: 4,
+      cwd: "/tmp",
+      command: line
+    })
+    expect(record!.seq).toBe(cMark.seq! + 2)
+    const { startedAt, finishedAt } = record!.last!
+    expect(startedAt).toBeGreaterThanOrEqual(before - 1000)
+    expect(finishedAt! - startedAt!).toBeGreaterThanOrEqual(150)
+    expect(finishedAt).toBeLessThanOrEqual(Date.now())
   })
 
   it("prints nothing after B at an idle prompt", async () => {

@@ -1,6 +1,6 @@
 /**
  * ShellStream — reading what a shell really wrote: the OSC 133 / OSC 7 marks in a raw byte stream (in
- * order, with their `tp=` token and `n=` prompt number split off) and what is left once every escape sequence is removed.
+ * order, with their `tp=` token, `n=` prompt number and `cmd=` command line split off) and what is left once every escape sequence is removed.
  */
 
 export interface Mark {
@@ -10,6 +10,8 @@ export interface Mark {
   readonly token: string | null
   /** The `n=` prompt number, null when absent; for OSC 7, null. */
   readonly seq: number | null
+  /** The `cmd=` value as sent (percent-encoded), null when absent. */
+  readonly cmd: string | null
   /** OSC 7 payload (`file://host/path`); "" for 133 marks. */
   readonly url: string
   /** Offset just after the sequence in the text it was read from. */
@@ -23,14 +25,16 @@ export const marksIn = (text: string): ReadonlyArray<Mark> =>
   [...text.matchAll(OSC)].map((m) => {
     const end = (m.index ?? 0) + m[0].length
     const payload = m[2] ?? ""
-    if (m[1] === "7") return { mark: "7", token: null, seq: null, url: payload, end }
+    if (m[1] === "7") return { mark: "7", token: null, seq: null, cmd: null, url: payload, end }
     const parts = payload.split(";")
     const tp = parts.find((p) => p.startsWith("tp="))
     const n = parts.find((p) => p.startsWith("n="))
+    const cmd = parts.find((p) => p.startsWith("cmd="))
     return {
-      mark: parts.filter((p) => !p.startsWith("tp=") && !p.startsWith("n=")).join(";"),
+      mark: parts.filter((p) => !/^(tp|n|cmd)=/.test(p)).join(";"),
       token: tp === undefined ? null : tp.slice(3),
       seq: n === undefined ? null : Number(n.slice(2)),
+      cmd: cmd === undefined ? null : cmd.slice(4),
       url: "",
       end
     }

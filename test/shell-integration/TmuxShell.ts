@@ -110,10 +110,11 @@ export class TmuxShell {
     return readFileSync(this.outFile, "utf8")
   }
 
-  /** Types `text` exactly (hex keys), then Enter unless `enter` is false. */
+  /** Types `text` exactly (hex keys, 512 at a time: tmux 3.7 refuses a longer command), then Enter unless `enter` is false. */
   async type(text: string, enter = true): Promise<void> {
     const hex = [...Buffer.from(text, "utf8")].map((b) => b.toString(16).padStart(2, "0"))
-    if (hex.length > 0) await this.tmux("send-keys", "-t", "%0", "-H", ...hex)
+    for (let i = 0; i < hex.length; i += 512)
+      await this.tmux("send-keys", "-t", "%0", "-H", ...hex.slice(i, i + 512))
     if (enter) await this.tmux("send-keys", "-t", "%0", "Enter")
   }
 

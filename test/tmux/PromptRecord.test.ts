@@ -18,7 +18,16 @@ import { paneReadiness } from "../../src/domain/tmux/TmuxReadiness.js"
 import { TOK } from "../support/tmux/Marks.js"
 import { idleFlags } from "../support/tmux/PaneFixtures.js"
 
-const record = (prompt: string, rprompt = ""): PromptRecord => ({ token: TOK, seq: 7, prompt, rprompt })
+const record = (prompt: string, rprompt = "", last: PromptRecord["last"] = null): PromptRecord => ({
+  token: TOK,
+  seq: 7,
+  prompt,
+  rprompt,
+  last
+})
+/** A `tp2` record of prompt 7 with the last command's fields (n, status, start, end, cwd, line). */
+const tp2 = (...last: ReadonlyArray<string>) =>
+  `tp2\0${TOK}\x007\x00tp$ \0\0${last.map((f) => `${f}\0`).join("")}`
 const enc = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
 const announced = [`${TOK}:4242`]
 
@@ -27,10 +36,52 @@ describe("the prompt record", () => {
     expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp$ \0\0`)).toEqual(record("tp$ "))
     expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp$ \0[r]\0`)).toEqual(record("tp$ ", "[r]"))
     expect(parsePromptRecord(`tp2\0${TOK}\x007\x00tp$ \0\0`)).toBeNull()
+    expect(parsePromptRecord(`tp3\0${TOK}\x007\x00tp$ \0\0`)).toBeNull()
     expect(parsePromptRecord(`tp1\0${TOK}\x00seven\0tp$ \0\0`)).toBeNull()
     expect(parsePromptRecord(`tp1\0not-hex\x007\x00tp$ \0\0`)).toBeNull()
     // Cut short while the shell was writing it.
     expect(parsePromptRecord(`tp1\0${TOK}\x007\x00tp`)).toBeNull()
+  })
+
+  it("reads the last command of a tp2 record exactly, or the record not at all", () => {
+    expect(parsePromptRecord(tp2("", "", "", "", "", ""))).toEqual(record("tp$ "))
+    const failed = tp2("5", "2", "1796449477.768150", "1796449478.5", "/tmp/a%20b", "make%20-C%20x%3B%C3%A9")
+    expect(parsePromptRecord(failed)).toEqual(
+      record("tp$ ", "", {
+        seq: 5,
+        exitCode: 2,
+        startedAt: 1796449477768,
+        finishedAt: 1796449478500,
+        cwd: "/tmp/a b",
+        command: "make -C x;\u00e9"
+      })
+    )
+    // bash: no line; fish: no clock.
+    expect(parsePromptRecord(tp2("6", "0", "", "", "", ""))?.last).toEqual({
+      seq: 6,
+      exitCode: 0,
+      startedAt: null,
+      finishedAt: null,
+      cwd: null,
+      command: null
+    })
+    // A command of this prompt or a later one, a status past 255, a bad time or encoding, fields
+    // of a command that did not run, a field too many or too few: nothing.
+    for (const bad of [
+      tp2("7", "0", "", "", "", ""),
+      tp2("9", "0", "", "", "", ""),
+      tp2("5", "256", "", "", "", ""),
+      tp2("5", "-1", "", "", "", ""),
+      tp2("5", "0", "yesterday", "", "", ""),
+      tp2("5", "0", "", "", "/a b", ""),
+      tp2("5", "0", "", "", "", "ls;rm"),
+      tp2("5", "0", "", "", "", "%zz"),
+      tp2("", "0", "", "", "", ""),
+      tp2("5", "0", "", "", "", "", ""),
+      tp2("5", "0", "", "", ""),
+      tp2("5", "0", "", "", "", "x".repeat(6 * 1024 + 1))
+    ])
+      expect(parsePromptRecord(bad), bad.slice(0, 80)).toBeNull()
   })
 
   it("shows the last line of the prompt, colours, titles and bash's markers dropped", () => {
@@ -111,5 +162,53 @@ describe("a stream adopting a prompt drawn before it watched", () => {
     const nested = new PaneStream([`${TOK}:4242:nested`])
     nested.adopt(TOK, 7, false)
     expect(nested.facts.lastMark).toBeNull()
+  })
+})
+
+describe("the last command from before watching, and the command line of a C mark", () => {
+  const last = { seq: 5, exitCode: 2, startedAt: null, finishedAt: null, cwd: "/p", command: "make" }
+
+  it("is the first entry, finished, without output; marks after it log the next commands with their lines", () => {
+    const s = new PaneStream(announced)
+    s.earlier(TOK, last)
+    s.adopt(TOK, 7, false)
+    s.feed(enc(`ls\r\n\x1b]133;C;tp=${TOK};n=7;cmd=ls%20-l%3B\x07out\r\n\x1b]133;D;0;tp=${TOK};n=7\x07`))
+    const [before, after] = s.history.entries
+    expect(before).toMatchObject({ seq: 5, exitCode: 2, status: "finished", command: "make", cwd: "/p" })
+    expect(before!.unavailable).toMatch(/before TermPilot watched/)
+    expect(s.history.place(before!)).toMatch(/before TermPilot watched/)
+    expect(after).toMatchObject({ seq: 7, exitCode: 0, command: "ls -l;" })
+    // bash's line comes in its D (from its history, once the command ended); a D does not replace a C's line.
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=8\x07\x1b]133;B;tp=${TOK};n=8\x07\x1b]133;C;tp=${TOK};n=8\x07`))
+    expect(s.history.entries[2]).toMatchObject({ seq: 8, command: null, status: "running" })
+    s.feed(enc(`\x1b]133;D;0;tp=${TOK};n=8;cmd=pwd\x07`))
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=9\x07\x1b]133;B;tp=${TOK};n=9\x07\x1b]133;C;tp=${TOK};n=9;cmd=ls\x07`))
+    s.feed(enc(`\x1b]133;D;0;tp=${TOK};n=9;cmd=other\x07`))
+    expect(s.history.entries.slice(2).map((e) => e.command)).toEqual(["pwd", "ls"])
+  })
+
+  it("is nothing once the stream counted a mark, or for a token that is not a shell's own", () => {
+    const marked = new PaneStream(announced)
+    marked.feed(enc(`\x1b]133;D;tp=${TOK};n=3\x07`))
+    marked.earlier(TOK, last)
+    expect(marked.history.entries).toEqual([])
+    const nested = new PaneStream([`${TOK}:4242:nested`])
+    nested.earlier(TOK, last)
+    expect(nested.history.entries).toEqual([])
+    const other = new PaneStream(announced)
+    other.earlier("fedcba9876543210", last)
+    expect(other.history.entries).toEqual([])
+  })
+
+  it("a forged token's cmd= makes no entry; a malformed or empty cmd= leaves the line unknown", () => {
+    const s = new PaneStream(announced)
+    s.adopt(TOK, 7, false)
+    s.feed(enc(`\x1b]133;C;tp=fedcba9876543210;n=7;cmd=rm%20-rf\x07`))
+    // An unknown token holds the stream until the pane's tokens are read again: still not announced.
+    s.setTokens(announced)
+    expect(s.history.entries).toEqual([])
+    s.feed(enc(`\x1b]133;C;tp=${TOK};n=7;cmd=a%zz\x07\x1b]133;D;0;tp=${TOK};n=7\x07`))
+    s.feed(enc(`\x1b]133;A;tp=${TOK};n=8\x07\x1b]133;B;tp=${TOK};n=8\x07\x1b]133;C;tp=${TOK};n=8;cmd=\x07`))
+    expect(s.history.entries.map((e) => e.command)).toEqual([null, null])
   })
 })

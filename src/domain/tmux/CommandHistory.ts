@@ -2,13 +2,15 @@
  * CommandHistory — one tmux pane's commands with where their output lies, pure: the pane's parsed
  * output moves a RowModel (the cursor as tmux moves it, between the sync points tmux's own replies
  * give), and each mark MarkTrust counted (one with the shell's token and prompt number) is logged
- * at the cursor's place in CommandLog. Outputs are not kept: a command's output is read back from
+ * at the cursor's place in CommandLog (with the line its shell sent in `cmd=`: zsh and fish in `C`,
+ * bash in `D`). Outputs are not kept: a command's output is read back from
  * tmux's history by these positions (src/layers/backends/tmux/Commands.ts), and only while the
  * model vouches for them.
  */
 import type { Osc133Mark } from "../Osc133.js"
 import type { StringKind } from "../VtParser.js"
 import { CommandLog, type LogEntry, rowsBetween, type Spot } from "./CommandLog.js"
+import type { EarlierCommand } from "./PromptRecord.js"
 import { type GridState, type RowListener, RowModel } from "./RowModel.js"
 
 /** Logs made in this process: each log's entries are named apart from every other's. */
@@ -78,16 +80,22 @@ export class CommandHistory implements RowListener {
     mark: Osc133Mark,
     promptId: string | null,
     cwd: string | null,
-    now: number
+    now: number,
+    command: string | null = null
   ): void {
     const at = this.rows.cursor
-    if (mark._tag === "CommandExecuted") this.log.started(shell, seq, promptId, at, cwd, now)
+    if (mark._tag === "CommandExecuted") this.log.started(shell, seq, promptId, at, cwd, now, command)
     else {
       const ended = mark._tag === "CommandFinished"
-      this.log.marked(shell, seq, ended, ended ? mark.exitCode : null, at, now)
+      this.log.marked(shell, seq, ended, ended ? mark.exitCode : null, at, now, ended ? command : null)
     }
     this.protect()
     this.marked = true
+  }
+
+  /** Shell `shell`'s last command from before TermPilot watched, as its record proves it (only into an empty log). */
+  earlier(shell: string, command: EarlierCommand): void {
+    this.log.earlier(shell, command)
   }
 
   /** Whether tmux's state should be asked for: a mark was logged since, or the rows are not known. */

@@ -6,8 +6,11 @@
  * own history, never a copy of the output). Only marks MarkTrust counted reach it, so output that
  * prints marks (forged, replayed, another shell's while ours runs) makes no entry and ends none.
  * An entry whose rows TermPilot cannot vouch for (the model lost track, the screen was written
- * over it) keeps its facts but not its output, and says why. At most `capacity` entries per pane.
+ * over it) keeps its facts but not its output, and says why. So does the one command of a shell
+ * that ran before TermPilot watched the pane, as that shell's own record proves it (`earlier`).
+ * At most `capacity` entries per pane.
  */
+import type { EarlierCommand } from "./PromptRecord.js"
 
 /** A grid position: a RowModel line (one grid row for its whole life) and a column. */
 export interface Spot {
@@ -28,7 +31,10 @@ export interface LogEntry {
   /** The pane's prompt id (PromptProgress) the command was typed at: what a Submission names. */
   readonly promptId: string | null
   readonly cwd: string | null
-  readonly startedAt: number
+  /** The command line, when the shell said it (its `C` mark's `cmd=`, or its record). */
+  readonly command: string | null
+  /** Null when not known (a command from before TermPilot watched, in a shell without a clock). */
+  readonly startedAt: number | null
   readonly finishedAt: number | null
   readonly exitCode: number | null
   readonly status: EntryStatus
@@ -94,7 +100,8 @@ export class CommandLog {
     promptId: string | null,
     at: Spot | null,
     cwd: string | null,
-    now: number
+    now: number,
+    command: string | null = null
   ): void {
     if (this.entries.some((e) => e.shell === shell && e.seq === seq)) return
     this.entries.push({
@@ -104,6 +111,7 @@ export class CommandLog {
       seq,
       promptId,
       cwd,
+      command,
       startedAt: now,
       finishedAt: null,
       exitCode: null,
@@ -119,12 +127,39 @@ export class CommandLog {
   }
 
   /**
+   * The last command shell `shell` ran before TermPilot watched the pane, as its own record proves
+   * it (EarlierPrompt.ts), logged first: finished, with its status, and no output (its rows were
+   * never seen). Only into an empty log: once marks were logged, they say more than the record.
+   */
+  earlier(shell: string, command: EarlierCommand): void {
+    if (this.entries.length > 0) return
+    this.entries.push({
+      id: `${this.life}.${++this.count}`,
+      number: this.count,
+      shell,
+      seq: command.seq,
+      promptId: null,
+      cwd: command.cwd,
+      command: command.command,
+      startedAt: command.startedAt,
+      finishedAt: command.finishedAt,
+      exitCode: command.exitCode,
+      status: "finished",
+      start: null,
+      end: null,
+      suspended: null,
+      unavailable: "it ran before TermPilot watched this pane, so where its output lies is not known"
+    })
+  }
+
+  /**
    * A counted mark of shell `shell` at prompt `seq` with the cursor at `at`: its `D` (`ended`,
    * `exitCode` its status) ends the command of that prompt; any mark of a later prompt ends that
    * shell's earlier command, status unknown. What ran nested in a command that ended (a shell
    * inside ssh, say: entries of other shells logged after it) ended with it, status unknown; so
    * did what ran inside a command of that shell that started before the log saw it, when its `D`
-   * carries a status.
+   * carries a status. A `D` may name the line that ran (`command`: bash's, which only its history
+   * knows once the command ended), for an entry whose `C` did not.
    */
   marked(
     shell: string,
@@ -132,13 +167,16 @@ export class CommandLog {
     ended: boolean,
     exitCode: number | null,
     at: Spot | null,
-    now: number
+    now: number,
+    command: string | null = null
   ): void {
     let endedOwn: number | null = null
     for (const e of this.entries) {
       if (e.status !== "running" || e.shell !== shell) continue
-      if (e.seq === seq && ended) this.finish(e, "finished", exitCode, at, now)
-      else if (e.seq < seq) this.finish(e, "finished", null, at, now)
+      if (e.seq === seq && ended) {
+        e.command ??= command
+        this.finish(e, "finished", exitCode, at, now)
+      } else if (e.seq < seq) this.finish(e, "finished", null, at, now)
       else continue
       endedOwn ??= e.number
     }

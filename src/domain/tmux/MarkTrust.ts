@@ -105,6 +105,11 @@ export class MarkTrust {
     return this.tokens.firstShellPid
   }
 
+  /** Whether `token` is a shell's own announced token (not a nested secret). */
+  owns(token: string): boolean {
+    return this.tokens.own(token) !== undefined
+  }
+
   /** Whether `tokens` were read and are exactly the set known. */
   sameTokens(tokens: ReadonlyArray<string>): boolean {
     return this.read && this.tokens.same(tokens)

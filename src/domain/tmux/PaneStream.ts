@@ -10,13 +10,13 @@
  * readiness verdict (TmuxReadiness.ts) and `untouched`, the state in which a prompt drawn before
  * watching may be adopted once proved (EarlierPrompt.ts).
  */
-
-import { osc133Token, parseOsc7, parseOsc1337 } from "../Osc133.js"
+import { osc133Command, osc133Token, parseOsc7, parseOsc1337 } from "../Osc133.js"
 import type { PromptEvent } from "../PromptEvent.js"
 import { type StringKind, VtParser, type VtSink } from "../VtParser.js"
 import { CommandHistory } from "./CommandHistory.js"
 import { MarkTrust } from "./MarkTrust.js"
 import { type LastMark, PromptProgress } from "./PromptProgress.js"
+import type { EarlierCommand } from "./PromptRecord.js"
 import { type RenderedLines, unrenderedNote } from "./TextRender.js"
 
 export type { LastMark }
@@ -179,6 +179,11 @@ export class PaneStream implements VtSink {
     return { events: this.progress.adopt(typed), needTokens: false }
   }
 
+  /** Shell `token`'s last command from before watching (EarlierPrompt.ts): the first entry, while the stream is untouched. */
+  earlier(token: string, command: EarlierCommand): void {
+    if (this.untouched && this.trust.owns(token)) this.history.earlier(token, command)
+  }
+
   /**
    * TermPilot is typing a command at the current prompt (the pane is ready: its last mark is that
    * prompt's B): from now until its shell reports its end, only that shell's marks count for it,
@@ -293,8 +298,9 @@ export class PaneStream implements VtSink {
     if (event !== null) this.events.push(event)
     if (admitted.shell !== null) {
       const { key, seq } = admitted.shell
-      const promptId = this.progress.promptId
-      this.history.counted(key, seq, admitted.mark, promptId, this.location?.path ?? null, Date.now())
+      const { promptId } = this.progress
+      const line = osc133Command(payload)
+      this.history.counted(key, seq, admitted.mark, promptId, this.location?.path ?? null, Date.now(), line)
     }
   }
 }

@@ -1,12 +1,31 @@
 /**
  * PromptRecord — the record TermPilot's snippet writes before it draws each prompt (its token, the
- * prompt's number, the prompt and right prompt as the shell expanded them), and whether a pane's
+ * prompt's number, the prompt and right prompt as the shell expanded them, and the last command the
+ * shell ran: its prompt number, exit status, times, directory and line), and whether a pane's
  * screen shows exactly that prompt with nothing typed after it, pure. This is how a prompt drawn
  * before TermPilot watched the pane is proved (src/layers/backends/tmux/EarlierPrompt.ts); anything this
  * module cannot read exactly (a prompt that moves the cursor, a right prompt on several lines, a
  * prompt that shows nothing) proves nothing.
  */
+import { decodeUrlText, MAX_ENCODED_COMMAND } from "../Osc133.js"
 import { VtParser, type VtSink } from "../VtParser.js"
+
+/**
+ * The last command the shell ran before it drew the recorded prompt (a line that ran nothing is
+ * none): what a TermPilot started later lists for it (src/layers/backends/tmux/EarlierPrompt.ts).
+ */
+export interface EarlierCommand {
+  /** The prompt number it ran at (less than the record's). */
+  readonly seq: number
+  readonly exitCode: number
+  /** Epoch milliseconds, when the shell has a clock without a fork (bash >= 5.0, zsh; not fish). */
+  readonly startedAt: number | null
+  readonly finishedAt: number | null
+  /** The directory it was typed in (the last OSC 7 before it), when known. */
+  readonly cwd: string | null
+  /** The line as the shell ran it, when known (bash: when its history saved exactly that line). */
+  readonly command: string | null
+}
 
 /** What the shell wrote before drawing its prompt. */
 export interface PromptRecord {
@@ -15,20 +34,56 @@ export interface PromptRecord {
   /** The prompt as expanded (escape sequences included); empty when the shell could not expand it without running anything. */
   readonly prompt: string
   readonly rprompt: string
+  /** The last command it ran; null when none yet (or the record is of the first format, `tp1`). */
+  readonly last: EarlierCommand | null
 }
 
 /** The largest record read (a prompt is a line or a few). */
 export const MAX_RECORD_BYTES = 64 * 1024
 
-const FORMAT = "tp1"
+/** A time as the shells write it, epoch seconds and a fraction (`$EPOCHREALTIME`), in ms; null when empty, undefined when malformed. */
+const timeOf = (text: string): number | null | undefined => {
+  if (text === "") return null
+  return /^\d{1,12}(\.\d{1,20})?$/.test(text) ? Math.round(Number(text) * 1000) : undefined
+}
 
-/** `tp1 NUL token NUL n NUL prompt NUL rprompt NUL`; null for anything else. */
+/** The last-command fields of a `tp2` record; null when none ran, undefined when malformed. */
+const lastOf = (seq: number, fields: ReadonlyArray<string>): EarlierCommand | null | undefined => {
+  const [n, status, start, end, cwd, command] = fields as [string, string, string, string, string, string]
+  if (n === "") return fields.every((f) => f === "") ? null : undefined
+  if (!/^\d{1,15}$/.test(n) || Number(n) >= seq || !/^\d{1,3}$/.test(status) || Number(status) > 255)
+    return undefined
+  const startedAt = timeOf(start)
+  const finishedAt = timeOf(end)
+  const dir = decodeUrlText(cwd)
+  const line = command.length > MAX_ENCODED_COMMAND ? null : decodeUrlText(command)
+  if (startedAt === undefined || finishedAt === undefined || dir === null || line === null) return undefined
+  return {
+    seq: Number(n),
+    exitCode: Number(status),
+    startedAt,
+    finishedAt,
+    cwd: dir === "" ? null : dir,
+    command: line === "" ? null : line
+  }
+}
+
+/**
+ * `tp2 NUL token NUL n NUL prompt NUL rprompt NUL` then the last command's `n NUL status NUL start
+ * NUL end NUL cwd NUL line NUL` (all empty when none ran; cwd and line percent-encoded, empty when
+ * not known), or the first format `tp1 NUL token NUL n NUL prompt NUL rprompt NUL` that a shell
+ * which sourced an older snippet still writes (no last command); null for anything else.
+ */
 export const parsePromptRecord = (text: string): PromptRecord | null => {
   const fields = text.split("\0")
-  if (fields.length !== 6 || fields[0] !== FORMAT || fields[5] !== "") return null
+  const format = fields[0]
+  const count = format === "tp1" ? 6 : format === "tp2" ? 12 : -1
+  if (fields.length !== count || fields[count - 1] !== "") return null
   const [, token, n, prompt, rprompt] = fields as [string, string, string, string, string]
   if (!/^[0-9a-f]{16,128}$/.test(token) || !/^\d{1,15}$/.test(n)) return null
-  return { token, seq: Number(n), prompt, rprompt }
+  const last = format === "tp2" ? lastOf(Number(n), fields.slice(5, 11)) : null
+  if (last === undefined) return null
+  return { token, seq: Number(n), prompt, rprompt, last }
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Commands — `Terminal.listCommands` and `Terminal.commandText` over tmux: the commands a pane's
- * counted marks logged since TermPilot watched it (src/domain/tmux/CommandHistory.ts), and a
+ * counted marks logged since TermPilot watched it (src/domain/tmux/CommandHistory.ts), after the
+ * last one its shell's record proves from before (EarlierPrompt.ts, without output), and a
  * command's output read back from tmux's own grid by the rows the log kept. A read is one write:
  * the grid state, then the captures; the state's reply is checked against the pane's row model
  * right where it arrives in the stream, so the captured rows are the ones the model placed (the
@@ -15,7 +16,9 @@ import type { LogEntry } from "../../../domain/tmux/CommandLog.js"
 import { cellWidth } from "../../../domain/tmux/PromptRecord.js"
 import { fail, type TermPilotError } from "../../../services/Errors.js"
 import type { CommandRecord, CommandText, OutputFrom, ReadBounds } from "../../../services/Terminal.js"
+import { mayProveEarlier, proveEarlierPrompt } from "./EarlierPrompt.js"
 import type { PaneEntry, RowsVerdict } from "./PaneEntry.js"
+import { flagsOfPane } from "./Readiness.js"
 import type { TmuxRegistry } from "./Registry.js"
 
 /** Writes one read takes before it gives up on a pane that keeps scrolling. */
@@ -25,7 +28,7 @@ const record = (entry: LogEntry, history: CommandHistory): CommandRecord => {
   const place = history.place(entry)
   return {
     key: entry.id,
-    command: null,
+    command: entry.command,
     exitCode: entry.exitCode,
     cwd: entry.cwd,
     startedAt: entry.startedAt,
@@ -101,7 +104,12 @@ export const makeTmuxCommands = (registry: TmuxRegistry) => {
 
   const listCommands = (sessionId: string, limit: number, afterKey: string | null) =>
     Effect.gen(function* () {
-      const { entry } = yield* paneOf(sessionId)
+      const resolved = yield* registry.resolve(sessionId)
+      const { server, pane } = resolved
+      // As the listing and readiness do: a shell seen by no mark yet may prove its last command.
+      if (mayProveEarlier(server.panes.get(pane)))
+        yield* proveEarlierPrompt(server, pane, yield* flagsOfPane(resolved, sessionId))
+      const entry = server.panes.get(pane)
       if (entry === undefined) return []
       yield* syncNow(entry)
       return listed(entry, limit, afterKey)

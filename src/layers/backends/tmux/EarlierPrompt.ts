@@ -7,7 +7,10 @@
  * shows exactly that prompt at the cursor with nothing after it, read over the client that
  * streams the pane while the pane wrote nothing. Then the stream takes that prompt as seen (with
  * the text typed after it, when the row shows more than the prompt: never ready). Anything short
- * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once"). A pane
+ * of that proves nothing, and the pane stays `unknown` ("press Enter in the pane once"). The same
+ * record, of that same shell, also names the last command it ran (its status, and where the shell
+ * can say so without a fork its line, directory and times): while the stream has counted no mark,
+ * that command becomes the pane's first entry in list_commands, without output. A pane
  * of a tmux server on another host is never proved this way (its shell's /proc and record file are
  * that host's): it is `unknown` until its shell draws a prompt TermPilot watches.
  */
@@ -135,6 +138,8 @@ export const proveEarlierPrompt = (
     if (!stillShellOfPane(shell.pid, flags.panePid)) return
     // Cheapest first: the record (one small file), then every process on the terminal, then tmux.
     const record = readPromptRecord(shell.pid, shell.token)
+    // The last command it ran, by its own record: listed without output whatever the screen shows.
+    if (record?.last != null) entry.earlier(shell.token, record.last)
     const drawn = record === null ? null : lastVisibleLine(record.prompt)
     if (record === null || drawn === null || drawn.trim() === "") return
     if (aloneOnTerminal(shell.pid, flags.panePid, terminals) !== true) return

@@ -19,6 +19,7 @@
 import { Queue } from "effect"
 import { formatOf, parseFields, tokensOf } from "../../../domain/tmux/PaneFormat.js"
 import { PaneStream, type StreamStep } from "../../../domain/tmux/PaneStream.js"
+import type { EarlierCommand } from "../../../domain/tmux/PromptRecord.js"
 import { GRID_FORMAT, type GridState, parseGridState } from "../../../domain/tmux/RowModel.js"
 import type { PromptEvent } from "../../../services/PromptTracker.js"
 import { PaneClaimState, releasePane } from "./Claims.js"
@@ -153,6 +154,11 @@ export class PaneEntry {
   adopt(client: ControlClient, token: string, seq: number, typed: boolean): void {
     this.client = client
     this.deliver(this.paneStream.adopt(token, seq, typed))
+  }
+
+  /** The last command the shell announced with `token` ran before watching, as EarlierPrompt.ts proved it. */
+  earlier(token: string, command: EarlierCommand): void {
+    this.paneStream.earlier(token, command)
   }
 
   /** `queue` gets the pane's events; commands that start from now on have their output captured. */
