@@ -136,7 +136,18 @@ const Iterm2TerminalWithClaims = Layer.effect(
       listCommands: (sessionId, limit, afterKey) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => listCommands(conn, id, limit, afterKey)),
       commandText: (sessionId, key, bounds, from) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from))
+        Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from)),
+      // Not yet: iTerm2's own alert (iterm2.alert) is to come; until then nothing is asked there.
+      askApproval: (sessionId) =>
+        Effect.andThen(
+          exactSessionId(sessionId),
+          Effect.fail(
+            fail(
+              "approval_unavailable",
+              `TermPilot cannot ask in iTerm2 yet (session '${sessionId}'): approvals on iTerm2 need an MCP client with a dialog.`
+            )
+          )
+        )
     })
   })
 )
