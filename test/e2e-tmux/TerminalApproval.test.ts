@@ -205,6 +205,28 @@ describe("approvals asked on the person's own tmux client (a client without elic
     person.press("\x15")
   })
 
+  it("a command full of tmux format, quoting and non-ASCII characters is shown literally, code points named", async () => {
+    const pane = await shownPane()
+    const command = 'echo "#{pane_id} $HOME \\ ;" \u0430#[fg=red]'
+    const ran = runCommand(rig.mcp, { session_id: pane.id, command })
+    const shown = 'echo "#{pane_id} $HOME \\ ;" <U+0430>#[fg=red]'
+    const screen = await person.waitForScreen("the literal command", (s) => s.includes(`»${shown}«`))
+    expect(screen).toContain("U+0430 at position 28")
+    person.press("n")
+    expectRejected(await ran, "declined_by_user")
+    await person.waitForScreen("the prompt to close", promptGone)
+  })
+
+  it("a prompt too tall for the person's terminal: approval_unavailable, nothing shown or sent", async () => {
+    const pane = await shownPane()
+    const ran = await expectNothingReached(rig.worlds, () =>
+      runCommand(rig.mcp, { session_id: pane.id, command: `echo ${"x".repeat(8_000)}` })
+    )
+    expectRejected(ran, "approval_unavailable")
+    expect(ran.data.message).toContain("the prompt does not fit")
+    expect(promptGone(await person.screen())).toBe(true)
+  })
+
   it("no person's client attached: approval_unavailable, nothing reaches any pane", async () => {
     const pane = await shownPane()
     await person.detach()
