@@ -61,12 +61,17 @@ const auditLines = () =>
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 
 /** Starts run_command, waits for the prompt on the person's screen, then runs `answer`. */
+/** How long the person takes to read the prompt before a key (no one answers faster). */
+const READING_MS = 300
+const reading = () => new Promise((resolve) => setTimeout(resolve, READING_MS))
+
 const askAndAnswer = async (pane: RigPane, command: string, answer: () => void | Promise<void>) => {
   const ran = runCommand(rig.mcp, { session_id: pane.id, command })
   const screen = await person.waitForScreen(
     "the approval prompt",
     (s) => s.includes(PROMPT) && s.includes(`»${command}«`)
   )
+  await reading()
   await answer()
   return { screen, ran: await ran }
 }
@@ -198,6 +203,7 @@ describe("approvals asked on the person's own tmux client (a client without elic
     const mark = pane.files.recorder.mark()
     const sent = call(rig.mcp, "send_keys", { session_id: pane.id, keys: [{ text: "echo keyed" }] })
     await person.waitForScreen("the keys' prompt", (s) => s.includes(PROMPT) && s.includes('»"echo keyed"«'))
+    await reading()
     person.press("y")
     const result = await sent
     expect(result.isError, JSON.stringify(result.data)).toBe(false)
@@ -212,6 +218,7 @@ describe("approvals asked on the person's own tmux client (a client without elic
     const shown = 'echo "#{pane_id} $HOME \\ ;" <U+0430>#[fg=red]'
     const screen = await person.waitForScreen("the literal command", (s) => s.includes(`»${shown}«`))
     expect(screen).toContain("U+0430 at position 28")
+    await reading()
     person.press("n")
     expectRejected(await ran, "declined_by_user")
     await person.waitForScreen("the prompt to close", promptGone)
@@ -225,6 +232,42 @@ describe("approvals asked on the person's own tmux client (a client without elic
     expectRejected(ran, "approval_unavailable")
     expect(ran.data.message).toContain("the prompt does not fit")
     expect(promptGone(await person.screen())).toBe(true)
+  })
+
+  it("the person's client already shows a menu: approval_unavailable (not a decline), nothing sent; theirs stays", async () => {
+    const pane = await shownPane()
+    // The person's own menu, open on their client (tmux shows one menu per client).
+    const theirs = spawn(
+      "tmux",
+      [
+        "-S",
+        rig.world.socket,
+        "-f",
+        "/dev/null",
+        "display-menu",
+        "-c",
+        person.tty,
+        "-T",
+        "their-own-menu",
+        "Their item",
+        "t",
+        ""
+      ],
+      { env: rig.world.env(), stdio: "ignore" }
+    )
+    try {
+      await person.waitForScreen("their own menu", (s) => s.includes("their-own-menu"))
+      const ran = await expectNothingReached(rig.worlds, () =>
+        runCommand(rig.mcp, { session_id: pane.id, command: "echo menu-busy" })
+      )
+      expectRejected(ran, "approval_unavailable")
+      expect(ran.data.message).toContain("another menu or popup is open")
+      expect(await person.screen()).toContain("their-own-menu")
+    } finally {
+      person.press("\x1b")
+      await person.waitForScreen("their menu to close", (s) => !s.includes("their-own-menu"))
+      theirs.kill("SIGKILL")
+    }
   })
 
   it("no person's client attached: approval_unavailable, nothing reaches any pane", async () => {

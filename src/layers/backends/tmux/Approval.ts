@@ -7,11 +7,13 @@
  * exits 0 only when the person chose "Allow once"; any other closing of the menu (`n`, Escape, a
  * click outside) is a decline. Interrupted (the approval timeout, the call cancelled), the menu is
  * withdrawn with `display-popup -C` on that client and the script's client is ended: its unlock
- * then fails, so a late key answers nothing.
+ * then fails, so a late key answers nothing. One prompt at a time per process (tmux shows one
+ * menu per client); a menu tmux did not show (the client has another menu or popup open: tmux then
+ * returns at once) ends sooner than any person answers, and is reported as not asked.
  */
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
 import { MAX_APPROVAL_TIMEOUT_SECONDS } from "../../../domain/ApprovalPolicy.js"
 import {
   APPROVAL_CLIENTS_LINE,
@@ -32,6 +34,12 @@ const WITHDRAW_GRACE_MS = 2_000
 /** The script's client never outlives the longest approval timeout. */
 const HARD_LIMIT_MS = (MAX_APPROVAL_TIMEOUT_SECONDS + 60) * 1000
 const STDERR_KEPT = 2_000
+/**
+ * A menu that ends without an allow sooner than this after its script started was not shown (tmux
+ * shows no menu on a client that has one open, and goes on at once): no person reads and answers
+ * that fast.
+ */
+const NOT_SHOWN_MS = 150
 
 const unavailable = (sessionId: string, why: string): TermPilotError =>
   fail("approval_unavailable", `TermPilot cannot ask in the terminal of session '${sessionId}': ${why}.`)
@@ -49,6 +57,7 @@ const runScript = (
     const child = spawn(file, [...args], { stdio: ["pipe", "ignore", "pipe"], env: childEnv() })
     let stderr = ""
     let exited = false
+    const started = Date.now()
     const hard = setTimeout(() => child.kill("SIGKILL"), HARD_LIMIT_MS)
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_KEPT)
@@ -62,8 +71,18 @@ const runScript = (
     child.once("close", (code) => {
       exited = true
       clearTimeout(hard)
+      const declined = code === 1 && /not locked/.test(stderr)
       if (code === 0) resume(Effect.succeed("accept"))
-      else if (code === 1 && /not locked/.test(stderr)) resume(Effect.succeed("decline"))
+      else if (declined && Date.now() - started < NOT_SHOWN_MS)
+        resume(
+          Effect.fail(
+            unavailable(
+              sessionId,
+              "tmux did not show the prompt: another menu or popup is open on the person's tmux client"
+            )
+          )
+        )
+      else if (declined) resume(Effect.succeed("decline"))
       else
         resume(
           Effect.fail(
@@ -87,9 +106,9 @@ const runScript = (
     )
   })
 
-export const makeTmuxApproval =
-  (registry: TmuxRegistry) =>
-  (
+export const makeTmuxApproval = (registry: TmuxRegistry) => {
+  const oneAtATime = Semaphore.makeUnsafe(1)
+  return (
     sessionId: string,
     request: TerminalApprovalRequest
   ): Effect.Effect<TerminalApprovalAnswer, TermPilotError> =>
@@ -111,4 +130,5 @@ export const makeTmuxApproval =
         return yield* unavailable(sessionId, `the prompt does not fit: ${built.tooSmall}`)
       const answer = yield* runScript(server, control, client.tty, built.script, sessionId)
       return { answer, answeredBy: `tmux client ${client.tty}` }
-    }).pipe(Effect.withSpan("TmuxTerminal.askApproval"))
+    }).pipe(oneAtATime.withPermits(1), Effect.withSpan("TmuxTerminal.askApproval"))
+}
