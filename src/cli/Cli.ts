@@ -36,7 +36,7 @@ const approval = Flag.Literals("approval", ["never", "risky", "always"]).pipe(
 const approvalAskIn = Flag.Literals("approval-ask-in", ["client", "terminal", "auto"]).pipe(
   Flag.withDescription(
     "Where an approval is asked: client (the MCP client's dialog), terminal (a prompt on your own attached " +
-      "tmux client), auto (default: the client's dialog when the client has one, your terminal otherwise) " +
+      "tmux client, or iTerm2's alert), auto (default: the client's dialog when the client has one, your terminal otherwise) " +
       '(also: TERMPILOT_APPROVAL_ASK_IN, or "approval": {"askIn": …} in the config file).'
   ),
   Flag.withMetavar("<client|terminal|auto>"),

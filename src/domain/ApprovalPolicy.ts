@@ -13,7 +13,7 @@ export type ApprovalPolicyName = typeof ApprovalPolicyName.Type
 
 /**
  * Where the person is asked: `client` (the MCP client's elicitation dialog), `terminal` (a prompt
- * in the person's own terminal: an attached tmux client's menu), or `auto` (default): the client's
+ * in the person's own terminal: an attached tmux client's menu, iTerm2's alert), or `auto` (default): the client's
  * dialog when the client declared elicitation, the terminal otherwise.
  */
 export const ApprovalAskIn = Schema.Literals(["client", "terminal", "auto"])
@@ -130,7 +130,7 @@ export const mayNeedApproval = (config: ApprovalConfig, action: ApprovalAction):
 
 const ASKED_IN: Record<ApprovalAskIn, string> = {
   client: "asked in the MCP client's dialog only",
-  terminal: "asked in the person's own terminal (an attached tmux client)",
+  terminal: "asked in the person's own terminal (an attached tmux client, or iTerm2's alert)",
   auto: "asked in the MCP client's dialog, or in the person's own terminal when the client has none"
 }
 

@@ -232,10 +232,12 @@ export class Terminal extends Context.Service<
     ) => Effect.Effect<CommandText, TermPilotError>
     /**
      * Ask the person, in their own terminal where `sessionId` is shown (tmux: a menu on their
-     * attached client, never TermPilot's own), and wait for the answer: only the person can give
+     * attached client, never TermPilot's own; iTerm2: its own alert on the session's window), and
+     * wait for the answer: only the person can give
      * it (nothing in a pane, a tool call or a command's environment can answer or predict it).
      * Waits until answered: the caller bounds it; interrupting it withdraws the prompt from the
-     * person's screen, and a later key does nothing. Fails with `approval_unavailable` (nothing
+     * person's screen where the terminal allows it (tmux; iTerm2 has no way to close an alert),
+     * and a later key or click does nothing. Fails with `approval_unavailable` (nothing
      * shown) when there is no attached client or window to ask in, or the prompt cannot be shown.
      * Sends nothing to any session.
      */

@@ -15,6 +15,7 @@ import {
   type Submission,
   Terminal
 } from "../../../services/Terminal.js"
+import { makeIterm2Approval } from "./Approval.js"
 import { exactSessionId, getVariables, inTransaction, sendText } from "./Calls.js"
 import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
 import { commandText, listCommands } from "./Commands.js"
@@ -137,17 +138,7 @@ const Iterm2TerminalWithClaims = Layer.effect(
         Effect.flatMap(exactSessionId(sessionId), (id) => listCommands(conn, id, limit, afterKey)),
       commandText: (sessionId, key, bounds, from) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from)),
-      // Not yet: iTerm2's own alert (iterm2.alert) is to come; until then nothing is asked there.
-      askApproval: (sessionId) =>
-        Effect.andThen(
-          exactSessionId(sessionId),
-          Effect.fail(
-            fail(
-              "approval_unavailable",
-              `TermPilot cannot ask in iTerm2 yet (session '${sessionId}'): approvals on iTerm2 need an MCP client with a dialog.`
-            )
-          )
-        )
+      askApproval: makeIterm2Approval(conn, getSession)
     })
   })
 )
