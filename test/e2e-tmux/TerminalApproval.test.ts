@@ -118,6 +118,19 @@ describe("approvals asked on the person's own tmux client (a client without elic
     }
   })
 
+  it("a pane the person made busy while the prompt was up is refused after y: only their keys arrived", async () => {
+    const pane = await shownPane()
+    const mark = pane.files.recorder.mark()
+    const { ran } = await askAndAnswer(pane, "echo after-busy", async () => {
+      await rig.world.type(pane, "sleep 3\r")
+      await waitUntil("sleep in the foreground", () => pane.files.foreground() === "sleep")
+      person.press("y")
+    })
+    expectRejected(ran, "session_not_ready")
+    expect(JSON.stringify(pane.files.recorder.textSince(mark))).toBe(JSON.stringify("sleep 3\r"))
+    await waitUntil("sleep to end", () => pane.files.foreground() !== "sleep", 10_000)
+  })
+
   it("n and Escape decline: declined_by_user, nothing reaches any pane, the prompt is gone", async () => {
     const pane = await shownPane()
     for (const key of ["n", "\x1b"]) {
