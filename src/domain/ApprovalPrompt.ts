@@ -67,6 +67,13 @@ export const quoteLabel = (value: string | null, visible: Visible = asIs): strin
   return JSON.stringify(bounded)
 }
 
+/**
+ * The line a prompt in the person's terminal starts with: who asks (the MCP client's name, quoted,
+ * bounded and with its characters outside printable ASCII named, as a label).
+ */
+export const askedBy = (asker: string | null): string =>
+  `${asker === null ? "An MCP client" : `The MCP client ${quoteLabel(asker, nameNonAscii)}`} asks, through TermPilot:`
+
 /** Every code point of `text` outside printable ASCII, named, e.g. "U+0430 at position 3". */
 export const unusualCharacters = (text: string): ReadonlyArray<string> => {
   const found: Array<string> = []

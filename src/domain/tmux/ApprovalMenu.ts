@@ -8,6 +8,7 @@
  * menu closes for any reason, unlocks it, which fails unless the person chose "Allow once". The
  * script reaches tmux on a client's stdin (`source-file -`), never in an argument. Pure.
  */
+import { askedBy } from "../ApprovalPrompt.js"
 import { formatOf, parseFields } from "./PaneFormat.js"
 
 /** The marks the approval text itself uses; every other character outside printable ASCII is named. */
@@ -138,7 +139,7 @@ export const approvalScript = (
   const where = `tmux pane %${spec.pane} in window ${target.window_index} ${JSON.stringify(target.window_name)} of session ${JSON.stringify(target.session_name)}`
   const shownOn = client.shows ? "" : " (this client shows another window)"
   const text = [
-    `${spec.asker === null ? "An MCP client" : `The MCP client ${JSON.stringify(spec.asker)}`} asks, through TermPilot:`,
+    askedBy(spec.asker),
     "",
     spec.message,
     `Where: ${where}${shownOn}`,

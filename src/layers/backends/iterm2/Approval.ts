@@ -10,6 +10,7 @@
  */
 import { Effect } from "effect"
 import { MAX_APPROVAL_TIMEOUT_SECONDS } from "../../../domain/ApprovalPolicy.js"
+import { askedBy } from "../../../domain/ApprovalPrompt.js"
 import { fail, type TermPilotError } from "../../../services/Errors.js"
 import type {
   SessionInfo,
@@ -54,8 +55,7 @@ export const makeIterm2Approval =
       const session = yield* getSession(sessionId)
       const windowId = session.window_id
       if (windowId === null) return yield* unavailable(sessionId, "no iTerm2 window shows it")
-      const who = request.asker === null ? "An MCP client" : `The MCP client ${JSON.stringify(request.asker)}`
-      const subtitle = `${who} asks, through TermPilot:\n\n${request.message}\n\nAllow once: send it once. Decline: nothing is sent.`
+      const subtitle = `${askedBy(request.asker)}\n\n${request.message}\n\nAllow once: send it once. Decline: nothing is sent.`
       const invocation = alertInvocation("TermPilot asks for your approval", subtitle, windowId)
       // The connection's own request timeout must not end the wait first: the gate's timeout does.
       const reply = yield* replyField(
