@@ -48,11 +48,19 @@ describe("the menu's text", () => {
     expect(tmuxQuoted('#{pane_id} "$HOME" \\')).toBe('"##{pane_id} \\"\\$HOME\\" \\\\"')
   })
 
-  it("wraps a long line with ↳ marks and loses no character", () => {
+  it("wraps a long line with ↳ marks and loses no character; the action exactly at the width, prose after a space", () => {
     const long = "x".repeat(25)
     const lines = wrapLines(long, 10)
     expect(lines).toEqual(["xxxxxxxxxx", "↳ xxxxxxxx", "↳ xxxxxxx"])
     expect(lines.map((l) => l.replace(/^↳ /, "")).join("")).toBe(long)
+    const action = "»echo a b c d e«"
+    expect(wrapLines(action, 10)).toEqual(["»echo a b ", "↳ c d e«"])
+    expect(wrapLines("then types this command", 10)).toEqual(["then ", "↳ types ", "↳ this ", "↳ command"])
+    expect(
+      wrapLines("then types this command", 10)
+        .map((l) => l.replace(/^↳ /, ""))
+        .join("")
+    ).toBe("then types this command")
   })
 
   it("the dialog's text with names: the action's characters named in place, counted as the action", () => {

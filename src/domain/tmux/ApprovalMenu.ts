@@ -23,14 +23,32 @@ export const menuSafe = (text: string): string =>
       : `<U+${cp.toString(16).toUpperCase().padStart(4, "0")}>`
   }).join("")
 
-/** `text` cut into lines of at most `width` characters; a cut line goes on after a `↳ ` mark. */
+/** Where a line longer than `width` is cut: after its last space that fits for prose, else at `width`. */
+const cutAt = (chars: ReadonlyArray<string>, width: number, prose: boolean): number => {
+  if (!prose) return width
+  const space = chars.lastIndexOf(" ", width - 1)
+  return space > 0 ? space + 1 : width
+}
+
+/**
+ * `text` cut into lines of at most `width` characters; a cut line goes on after a `↳ ` mark. A
+ * line with a quoted value or the action (`"`, `»`) is cut exactly at the width, every character
+ * kept where it was; prose is cut after a space.
+ */
 export const wrapLines = (text: string, width: number): ReadonlyArray<string> =>
   text.split("\n").flatMap((line) => {
-    const chars = Array.from(menuSafe(line))
-    if (chars.length <= width) return [chars.join("")]
-    const out = [chars.slice(0, width).join("")]
-    for (let at = width; at < chars.length; at += width - 2)
-      out.push(`↳ ${chars.slice(at, at + width - 2).join("")}`)
+    const safe = menuSafe(line)
+    const prose = !/["\u00bb]/.test(safe)
+    let rest = Array.from(safe)
+    const out: Array<string> = []
+    let room = width
+    while (rest.length > room) {
+      const cut = cutAt(rest, room, prose)
+      out.push(`${out.length === 0 ? "" : "↳ "}${rest.slice(0, cut).join("")}`)
+      rest = rest.slice(cut)
+      room = width - 2
+    }
+    out.push(`${out.length === 0 ? "" : "↳ "}${rest.join("")}`)
     return out
   })
 
