@@ -1,8 +1,9 @@
 /**
  * Approver — how one MCP tool call asks the person behind its client for approval: an
  * `elicitation/create` (form mode) to that client. Optional, per call (like CallControl): without
- * it, or when the client did not declare the elicitation capability, nothing can be asked and an
- * action that needs approval is refused (fail closed).
+ * it, or when the client did not declare the elicitation capability, the client cannot be asked;
+ * then, as `approval.askIn` says, the person is asked in their own terminal
+ * (`Terminal.askApproval`) or the action is refused (fail closed).
  */
 import { Context, Data, type Effect } from "effect"
 
