@@ -25,7 +25,7 @@ const readOnly = Flag.Boolean("read-only").pipe(
 
 const approval = Flag.Literals("approval", ["never", "risky", "always"]).pipe(
   Flag.withDescription(
-    "When to ask you (through the MCP client's dialog) before typing: never (default), risky (listed risky " +
+    "When to ask you (see --approval-ask-in for where) before typing: never (default), risky (listed risky " +
       "commands and protected sessions), always. send_keys always asks " +
       '(also: TERMPILOT_APPROVAL, or "approval": {"policy": …} in the config file).'
   ),
@@ -33,14 +33,24 @@ const approval = Flag.Literals("approval", ["never", "risky", "always"]).pipe(
   Flag.optional
 )
 
-const serve = Command.make("serve", { readOnly, approval }, runServer).pipe(
+const approvalAskIn = Flag.Literals("approval-ask-in", ["client", "terminal", "auto"]).pipe(
+  Flag.withDescription(
+    "Where an approval is asked: client (the MCP client's dialog), terminal (a prompt on your own attached " +
+      "tmux client, or iTerm2's alert), auto (default: the client's dialog when the client has one, your terminal otherwise) " +
+      '(also: TERMPILOT_APPROVAL_ASK_IN, or "approval": {"askIn": …} in the config file).'
+  ),
+  Flag.withMetavar("<client|terminal|auto>"),
+  Flag.optional
+)
+
+const serve = Command.make("serve", { readOnly, approval, approvalAskIn }, runServer).pipe(
   Command.withDescription("Run the stdio MCP server (what `termpilot` with no subcommand does).")
 )
 
 /** Every subcommand of `termpilot`; one line per subcommand. */
 export const subcommands = [serve, doctorCommand, chatgptCommand, shellIntegrationCommand] as const
 
-export const termpilot = Command.make("termpilot", { readOnly, approval }, runServer).pipe(
+export const termpilot = Command.make("termpilot", { readOnly, approval, approvalAskIn }, runServer).pipe(
   Command.withDescription(
     "MCP server that lets an AI assistant read and run commands in your open terminal sessions. " +
       "With no subcommand it serves MCP on stdin/stdout; add it to an MCP client rather than running it by hand."

@@ -84,7 +84,11 @@ export const doctorProgram = Effect.gen(function* () {
       `Approvals: ${approval}.`
     ],
     err: [],
-    json: { ok, checks, approval: { policy: settings.approval.policy, summary: approval } }
+    json: {
+      ok,
+      checks,
+      approval: { policy: settings.approval.policy, askIn: settings.approval.askIn, summary: approval }
+    }
   }
 })
 

@@ -4,7 +4,7 @@
  * runs those without loading the command-line parser, the subcommands or their help.
  */
 import { Effect, Option } from "effect"
-import type { ApprovalPolicyName } from "../domain/ApprovalPolicy.js"
+import type { ApprovalAskIn, ApprovalPolicyName } from "../domain/ApprovalPolicy.js"
 import { mainLive } from "../layers/app/MainLive.js"
 import { AppConfig } from "../services/AppConfig.js"
 import { serveStdio } from "./Serve.js"
@@ -13,14 +13,25 @@ export interface ServerFlags {
   readonly readOnly: boolean
   /** `--approval`, when given. */
   readonly approval?: Option.Option<ApprovalPolicyName>
+  /** `--approval-ask-in`, when given. */
+  readonly approvalAskIn?: Option.Option<ApprovalAskIn>
 }
 
 /** The stdio MCP server (what `termpilot` with no subcommand, and `termpilot serve`, run). */
-export const runServer = ({ readOnly, approval }: ServerFlags) => {
+export const runServer = ({ readOnly, approval, approvalAskIn }: ServerFlags) => {
   const policy = approval === undefined ? undefined : Option.getOrUndefined(approval)
+  const askIn = approvalAskIn === undefined ? undefined : Option.getOrUndefined(approvalAskIn)
   return Effect.flatMap(AppConfig, ({ settings }) =>
     serveStdio({ readOnly: settings.readOnly, approval: settings.approval })
-  ).pipe(Effect.provide(mainLive(policy === undefined ? { readOnly } : { readOnly, approval: policy })))
+  ).pipe(
+    Effect.provide(
+      mainLive({
+        readOnly,
+        ...(policy === undefined ? {} : { approval: policy }),
+        ...(askIn === undefined ? {} : { approvalAskIn: askIn })
+      })
+    )
+  )
 }
 
 /**

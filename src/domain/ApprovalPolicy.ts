@@ -1,6 +1,6 @@
 /**
- * The approval policy: when TermPilot asks the person (through the MCP client's elicitation dialog)
- * before it types into a terminal. `never` (default) asks nothing; `risky` asks before a command
+ * The approval policy: when TermPilot asks the person (through the MCP client's elicitation dialog,
+ * or in their own terminal: `askIn`) before it types into a terminal. `never` (default) asks nothing; `risky` asks before a command
  * matching the documented risky patterns (plus the user's own) and before anything on a protected
  * session; `always` asks before every run_command and interrupt_command. send_keys always asks,
  * unless `sendKeysWithoutApproval` (unsafe) is set. Pure: the config comes in, a reason comes out.
@@ -10,6 +10,18 @@ import { SessionMatchers } from "./SessionPolicy.js"
 
 export const ApprovalPolicyName = Schema.Literals(["never", "risky", "always"])
 export type ApprovalPolicyName = typeof ApprovalPolicyName.Type
+
+/**
+ * Where the person is asked: `client` (the MCP client's elicitation dialog), `terminal` (a prompt
+ * in the person's own terminal: an attached tmux client's menu, iTerm2's alert), or `auto` (default): the client's
+ * dialog when the client declared elicitation, the terminal otherwise.
+ */
+export const ApprovalAskIn = Schema.Literals(["client", "terminal", "auto"])
+export type ApprovalAskIn = typeof ApprovalAskIn.Type
+
+/** Where one approval is asked, given the setting and whether the client declared elicitation. */
+export const askWhere = (askIn: ApprovalAskIn, clientCanAsk: boolean): "client" | "terminal" =>
+  askIn === "auto" ? (clientCanAsk ? "client" : "terminal") : askIn
 
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 3600
@@ -42,6 +54,8 @@ export const ApprovalConfig = Schema.Struct({
   riskyPatterns: Schema.Array(RiskyPattern).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   /** Sessions on which `risky` asks before every command (same globs as `policy`). */
   protectedSessions: Schema.optional(SessionMatchers),
+  /** Where the person is asked (see ApprovalAskIn). */
+  askIn: ApprovalAskIn.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("auto" as const))),
   /** UNSAFE: let send_keys type without asking. */
   sendKeysWithoutApproval: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(false)))
 })
@@ -114,11 +128,19 @@ export const approvalReason = (
 export const mayNeedApproval = (config: ApprovalConfig, action: ApprovalAction): boolean =>
   action.tool === "send_keys" ? !config.sendKeysWithoutApproval : config.policy !== "never"
 
+const ASKED_IN: Record<ApprovalAskIn, string> = {
+  client: "asked in the MCP client's dialog only",
+  terminal: "asked in the person's own terminal (an attached tmux client, or iTerm2's alert)",
+  auto: "asked in the MCP client's dialog, or in the person's own terminal when the client has none"
+}
+
 /** One line for doctor and the server's instructions. */
 export const describeApprovalPolicy = (config: ApprovalConfig): string => {
-  const keys = config.sendKeysWithoutApproval
-    ? "send_keys types WITHOUT asking (sendKeysWithoutApproval: unsafe)"
-    : "send_keys always asks"
+  const keys = `${
+    config.sendKeysWithoutApproval
+      ? "send_keys types WITHOUT asking (sendKeysWithoutApproval: unsafe)"
+      : "send_keys always asks"
+  }; ${ASKED_IN[config.askIn]}`
   switch (config.policy) {
     case "never":
       return `approval policy 'never': run_command and interrupt_command do not ask; ${keys}`

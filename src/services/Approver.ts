@@ -3,8 +3,8 @@
  * `elicitation/create` (form mode) to that client on the legacy protocol eras, or on MCP 2026-07-28
  * the same form carried back in an `input_required` result, answered by the client's retry.
  * Optional, per call (like CallControl): without it, or when the client did not declare the
- * elicitation capability, nothing can be asked and an action that needs approval is refused (fail
- * closed).
+ * elicitation capability, the client cannot be asked; then, as `approval.askIn` says, the person
+ * is asked in their own terminal (`Terminal.askApproval`) or the action is refused (fail closed).
  */
 import { Context, Data, type Effect } from "effect"
 

@@ -43,8 +43,12 @@ export interface ApprovalEvent {
   /** Why the policy asked. */
   readonly reason: string
   readonly outcome: ApprovalOutcome
-  /** The MCP client asked (its `initialize` name), or null. */
+  /** The MCP client the call came from (its `initialize` name), or null. */
   readonly client: string | null
+  /** Where the person was asked: the MCP client's dialog, or their own terminal. */
+  readonly askedIn: "client" | "terminal"
+  /** Who answered (the MCP client's name, or e.g. `tmux client /dev/pts/3`); null when no one did. */
+  readonly answeredBy: string | null
   readonly waitedMs: number
 }
 
@@ -152,6 +156,8 @@ export const ApprovalAuditLine = Schema.Struct({
   reason: Schema.String,
   outcome: ApprovalOutcome,
   client: Schema.NullOr(Schema.String),
+  asked_in: Schema.Literals(["client", "terminal"]),
+  answered_by: Schema.NullOr(Schema.String),
   waited_ms: Schema.Finite
 })
 

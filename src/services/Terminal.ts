@@ -90,6 +90,24 @@ export interface CommandText extends BoundedText {
   readonly status: CommandRecord["status"]
 }
 
+/** What the person is asked in their own terminal (`askApproval`). */
+export interface TerminalApprovalRequest {
+  /** Who asks: the MCP client's name, when it gave one. */
+  readonly asker: string | null
+  /**
+   * The approval text (src/domain/ApprovalPrompt.ts), shown in full; its action's characters
+   * outside printable ASCII are already written as `<U+XXXX>`.
+   */
+  readonly message: string
+}
+
+/** The person's answer in their terminal, and where it came from (for the audit trail). */
+export interface TerminalApprovalAnswer {
+  readonly answer: "accept" | "decline"
+  /** Where the answer was given, e.g. `tmux client /dev/pts/3`. */
+  readonly answeredBy: string
+}
+
 /**
  * A source of sessions that did not answer a listing: a whole backend (`host` null), or one host
  * whose tmux TermPilot reaches over ssh. The sessions of the sources that answered are listed.
@@ -212,6 +230,21 @@ export class Terminal extends Context.Service<
       bounds: ReadBounds,
       from: OutputFrom
     ) => Effect.Effect<CommandText, TermPilotError>
+    /**
+     * Ask the person, in their own terminal where `sessionId` is shown (tmux: a menu on their
+     * attached client, never TermPilot's own; iTerm2: its own alert on the session's window), and
+     * wait for the answer: only the person can give
+     * it (nothing in a pane, a tool call or a command's environment can answer or predict it).
+     * Waits until answered: the caller bounds it; interrupting it withdraws the prompt from the
+     * person's screen where the terminal allows it (tmux; iTerm2 has no way to close an alert),
+     * and a later key or click does nothing. Fails with `approval_unavailable` (nothing
+     * shown) when there is no attached client or window to ask in, or the prompt cannot be shown.
+     * Sends nothing to any session.
+     */
+    readonly askApproval: (
+      sessionId: string,
+      request: TerminalApprovalRequest
+    ) => Effect.Effect<TerminalApprovalAnswer, TermPilotError>
   }
 >()("termpilot/Terminal") {}
 

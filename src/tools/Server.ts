@@ -77,7 +77,7 @@ export const READ_ONLY_NOTE =
 /** Added to the instructions when tools can write: which approval policy is in force. */
 export const approvalNote = (approval: ApprovalConfig): string =>
   `In force: ${describeApprovalPolicy(approval)}. When TermPilot asks, the user answers in your client's ` +
-  "dialog; a result with error_code declined_by_user means the user said no: do not retry it, ask the user. " +
+  "dialog or in a prompt on their own terminal; a result with error_code declined_by_user means the user said no: do not retry it, ask the user. " +
   "send_keys (for a program that is not at a prompt: a [y/N] question, a pager, a REPL) always asks first."
 
 /**

@@ -75,6 +75,7 @@ describe("AppConfigLive", () => {
       policy: "risky",
       timeoutSeconds: 30,
       riskyPatterns: ["^deploy"],
+      askIn: "auto",
       sendKeysWithoutApproval: false
     })
     expect((await policyOf({ TERMPILOT_APPROVAL: "always" })).policy).toBe("always")
@@ -82,6 +83,22 @@ describe("AppConfigLive", () => {
     const bad = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_APPROVAL: "sometimes" })
     expect(Result.isFailure(bad) && String(bad.failure)).toContain(
       "TERMPILOT_APPROVAL must be one of never, risky, always"
+    )
+  })
+
+  it("approval.askIn: the file's, TERMPILOT_APPROVAL_ASK_IN over it, --approval-ask-in over both; a bad value is a ConfigError", async () => {
+    const xdg = configHome({ approval: { askIn: "client" } })
+    const askInOf = async (env: Record<string, string>, options: AppConfigOptions = {}) => {
+      const config = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, ...env }, options)
+      if (Result.isFailure(config)) throw new Error(String(config.failure))
+      return config.success.settings.approval.askIn
+    }
+    expect(await askInOf({})).toBe("client")
+    expect(await askInOf({ TERMPILOT_APPROVAL_ASK_IN: "terminal" })).toBe("terminal")
+    expect(await askInOf({ TERMPILOT_APPROVAL_ASK_IN: "terminal" }, { approvalAskIn: "auto" })).toBe("auto")
+    const bad = await load({ HOME: "/home/ada", XDG_CONFIG_HOME: xdg, TERMPILOT_APPROVAL_ASK_IN: "pane" })
+    expect(Result.isFailure(bad) && String(bad.failure)).toContain(
+      "TERMPILOT_APPROVAL_ASK_IN must be one of client, terminal, auto"
     )
   })
 

@@ -118,6 +118,6 @@ describe("termpilot doctor", () => {
     const report = JSON.parse(result.stdout) as Record<string, unknown>
     expect(report.ok).toBe(true)
     expect(statuses(report)).toContain("sessions:ok")
-    expect(report.approval).toMatchObject({ policy: "risky" })
+    expect(report.approval).toMatchObject({ policy: "risky", askIn: "auto" })
   })
 })

@@ -62,7 +62,10 @@ beforeAll(async () => {
       })
     }
   })
-  incapable = await openFakeIterm2Rig({ config: { approval: approval({ policy: "always" }) } })
+  // Asked only in the client (askIn 'client'): without elicitation there is nowhere to ask.
+  incapable = await openFakeIterm2Rig({
+    config: { approval: approval({ policy: "always", askIn: "client" }) }
+  })
 })
 
 afterAll(async () => {

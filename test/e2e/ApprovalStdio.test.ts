@@ -82,4 +82,35 @@ describe("termpilot --approval always over stdio", () => {
       await client.close()
     }
   })
+
+  it("--approval-ask-in client: a client without elicitation is refused, nothing typed; the instructions say where it asks", async () => {
+    const session = await rig.world.createWindow({ title: "stdio-ask-in" })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "--approval", "always", "--approval-ask-in", "client"],
+      env: childEnv(),
+      stderr: "pipe"
+    })
+    const client = new Client({ name: "termpilot-e2e-no-dialog", version: "0" })
+    await client.connect(transport)
+    try {
+      expect(client.getInstructions()).toContain("asked in the MCP client's dialog only")
+      const before = rig.world.ledger.size
+      const refused = await client.callTool({
+        name: "run_command",
+        arguments: { session_id: session.sessionId, command: "echo never-asked" }
+      })
+      expect(refused.structuredContent).toMatchObject({
+        status: "rejected",
+        sent: false,
+        error_code: "approval_unavailable"
+      })
+      expect(String((refused.structuredContent as { message?: unknown }).message)).toContain(
+        "approval.askIn is 'client'"
+      )
+      expect(rig.world.ledger.size).toBe(before)
+    } finally {
+      await client.close()
+    }
+  })
 })

@@ -5,11 +5,13 @@
  * types nothing (the fake's SendText ledger is every byte iTerm2 was asked to type). Read-only
  * mode lists no send_keys and asks nothing.
  */
+
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import { toolRegistry } from "../../src/tools/Registry.js"
 import {
   awaitAuditLines,
@@ -41,7 +43,10 @@ beforeAll(async () => {
     config: { readOnly: true },
     server: { tools: toolRegistry({ readOnly: true }) }
   })
-  incapable = await openFakeIterm2Rig()
+  // Asked only in the client (askIn 'client'): without elicitation there is nowhere to ask.
+  incapable = await openFakeIterm2Rig({
+    config: { approval: { ...DEFAULT_APPROVAL_CONFIG, askIn: "client" } }
+  })
 })
 
 afterAll(async () => {

@@ -276,6 +276,12 @@ const make = Effect.gen(function* () {
       Effect.andThen(
         lookup(sessionId),
         Effect.fail(fail("invalid_request", `No command '${key}' is known in this session.`))
+      ),
+    // This fake has no person's terminal: asking there is tested on real tmux.
+    askApproval: (sessionId) =>
+      Effect.andThen(
+        lookup(sessionId),
+        Effect.fail(fail("approval_unavailable", "The fake terminal has no person's terminal to ask in."))
       )
   })
 

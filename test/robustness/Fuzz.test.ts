@@ -10,6 +10,7 @@
  */
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_APPROVAL_CONFIG } from "../../src/domain/ApprovalPolicy.js"
 import type { FakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 import { openFakeIterm2Rig } from "../support/FakeIterm2Backend.js"
 import { argsFor, cursors } from "./arbitraries.js"
@@ -41,7 +42,12 @@ const listedCommands = new Map<
 const tally = new Map<string, Record<string, number>>()
 
 beforeAll(async () => {
-  rig = await openFakeIterm2Rig({ settings: { ...SHORT_TIMEOUTS, requestTimeoutMs: 5_000 } })
+  // Approvals asked only in the client (askIn 'client'), which declares no elicitation: nothing can
+  // be approved, so every valid send_keys is refused at once (iTerm2's alert would wait for a person).
+  rig = await openFakeIterm2Rig({
+    settings: { ...SHORT_TIMEOUTS, requestTimeoutMs: 5_000 },
+    config: { approval: { ...DEFAULT_APPROVAL_CONFIG, askIn: "client" } }
+  })
   const plain = await rig.world.createWindow({ integration: false, title: "no-integration" })
   const busy = await rig.world.createWindow({ title: "busy" })
   const typed = await rig.world.createWindow({ title: "typed" })

@@ -194,6 +194,8 @@ describe("AuditLogLive", () => {
             reason: "approval policy 'always'",
             outcome: "declined",
             client: "claude-code",
+            askedIn: "terminal",
+            answeredBy: "tmux client /dev/pts/7",
             waitedMs: 1234
           }),
           audit.record({
@@ -217,6 +219,8 @@ describe("AuditLogLive", () => {
           shown: "export API_TOKEN=[REDACTED:token]",
           outcome: "declined",
           client: "claude-code",
+          asked_in: "terminal",
+          answered_by: "tmux client /dev/pts/7",
           waited_ms: 1234
         },
         { kind: "keys", tool: "send_keys", request_id: "req-10", keys: '"y" Enter', sent: true }

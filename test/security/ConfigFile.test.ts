@@ -32,6 +32,7 @@ describe("ConfigFile schema", () => {
         policy: "never",
         timeoutSeconds: 120,
         riskyPatterns: [],
+        askIn: "auto",
         sendKeysWithoutApproval: false
       },
       backends: "auto",
@@ -91,6 +92,7 @@ describe("ConfigFile schema", () => {
     )
     expect(decodeError("[]").detail).toBe("must be a JSON object")
     expect(decodeError('{"approval": {"policy": "sometimes"}}').detail).toContain("approval.policy")
+    expect(decodeError('{"approval": {"askIn": "pane"}}').detail).toContain("approval.askIn")
     expect(decodeError('{"approval": {"timeoutSeconds": 0}}').detail).toContain(
       "approval.timeoutSeconds: must be an integer number of seconds from 1 to 3600"
     )

@@ -190,6 +190,12 @@ export const makeRecordingBackend = (overrides: Overrides = {}): RecordingBacken
         record("Terminal", "commandText", [id, key, bounds, from]),
         t.commandText?.(id, key, bounds, from) ??
           Effect.andThen(known(id), Effect.fail(fail("invalid_request", `No command '${key}' is known.`)))
+      ),
+    askApproval: (id, request) =>
+      Effect.andThen(
+        record("Terminal", "askApproval", [id, request]),
+        t.askApproval?.(id, request) ??
+          Effect.andThen(known(id), Effect.fail(fail("approval_unavailable", "No terminal to ask in.")))
       )
   }
   const runner: RunnerShape = {

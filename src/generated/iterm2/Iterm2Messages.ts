@@ -450,6 +450,38 @@ export interface GetPropertyResponse {
 
 export type GetPropertyStatus = "OK" | "UNRECOGNIZED_NAME" | "INVALID_TARGET"
 
+/** Calls one of iTerm2's functions (TermPilot: `iterm2.alert`, in the app's context). Only the `app` and `session` contexts are kept. oneof context: session · app. */
+export interface InvokeFunctionRequest {
+  readonly session?: InvokeFunctionSession
+  readonly app?: InvokeFunctionApp
+  readonly invocation?: string
+  /** Seconds; negative: iTerm2's default. proto2 default -1. */
+  readonly timeout?: number
+}
+
+export interface InvokeFunctionSession {
+  readonly session_id?: string
+}
+
+export type InvokeFunctionApp = Readonly<Record<string, never>>
+
+/** oneof disposition: error · success. */
+export interface InvokeFunctionResponse {
+  readonly error?: InvokeFunctionError
+  readonly success?: InvokeFunctionSuccess
+}
+
+export type InvokeFunctionStatus = "TIMEOUT" | "FAILED" | "REQUEST_MALFORMED" | "INVALID_ID"
+
+export interface InvokeFunctionError {
+  readonly status?: InvokeFunctionStatus
+  readonly error_reason?: string
+}
+
+export interface InvokeFunctionSuccess {
+  readonly json_result?: string
+}
+
 /** The `submessage` oneof of ClientOriginatedMessage, as optional fields. */
 export interface ClientSubmessages {
   readonly get_buffer_request?: GetBufferRequest
@@ -462,6 +494,7 @@ export interface ClientSubmessages {
   readonly activate_request?: ActivateRequest
   readonly variable_request?: VariableRequest
   readonly focus_request?: FocusRequest
+  readonly invoke_function_request?: InvokeFunctionRequest
   readonly list_prompts_request?: ListPromptsRequest
 }
 
@@ -487,6 +520,7 @@ export interface ServerResponse {
   readonly activate_response?: ActivateResponse
   readonly variable_response?: VariableResponse
   readonly focus_response?: FocusResponse
+  readonly invoke_function_response?: InvokeFunctionResponse
   readonly list_prompts_response?: ListPromptsResponse
 }
 

@@ -6,7 +6,7 @@
 import $protobuf from "protobufjs/minimal.js";
 
 const $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
-const $Object = $util.global.Object, $undefined = $util.global.undefined, $Error = $util.global.Error, $RangeError = $util.global.RangeError, $TypeError = $util.global.TypeError, $parseInt = $util.global.parseInt, $String = $util.global.String, $Number = $util.global.Number, $BigInt = $util.global.BigInt, $Boolean = $util.global.Boolean, $Array = $util.global.Array;
+const $Object = $util.global.Object, $undefined = $util.global.undefined, $Error = $util.global.Error, $RangeError = $util.global.RangeError, $TypeError = $util.global.TypeError, $parseInt = $util.global.parseInt, $String = $util.global.String, $Number = $util.global.Number, $BigInt = $util.global.BigInt, $Boolean = $util.global.Boolean, $Array = $util.global.Array, $isFinite = $util.global.isFinite;
 
 const $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
 
@@ -34,12 +34,13 @@ export const iterm2 = $root.iterm2 = (() => {
         ClientOriginatedMessage.prototype.activate_request = null;
         ClientOriginatedMessage.prototype.variable_request = null;
         ClientOriginatedMessage.prototype.focus_request = null;
+        ClientOriginatedMessage.prototype.invoke_function_request = null;
         ClientOriginatedMessage.prototype.list_prompts_request = null;
 
         let $oneOfFields;
 
         $Object.defineProperty(ClientOriginatedMessage.prototype, "submessage", {
-            get: $util.oneOfGetter($oneOfFields = ["get_buffer_request", "get_prompt_request", "transaction_request", "notification_request", "list_sessions_request", "send_text_request", "get_property_request", "activate_request", "variable_request", "focus_request", "list_prompts_request"]),
+            get: $util.oneOfGetter($oneOfFields = ["get_buffer_request", "get_prompt_request", "transaction_request", "notification_request", "list_sessions_request", "send_text_request", "get_property_request", "activate_request", "variable_request", "focus_request", "invoke_function_request", "list_prompts_request"]),
             set: $util.oneOfSetter($oneOfFields)
         });
 
@@ -72,6 +73,8 @@ export const iterm2 = $root.iterm2 = (() => {
                 $root.iterm2.VariableRequest.encode(message.variable_request, writer.uint32(922).fork(), _depth + 1).ldelim();
             if (message.focus_request != null && $Object.hasOwnProperty.call(message, "focus_request"))
                 $root.iterm2.FocusRequest.encode(message.focus_request, writer.uint32(938).fork(), _depth + 1).ldelim();
+            if (message.invoke_function_request != null && $Object.hasOwnProperty.call(message, "invoke_function_request"))
+                $root.iterm2.InvokeFunctionRequest.encode(message.invoke_function_request, writer.uint32(1058).fork(), _depth + 1).ldelim();
             if (message.list_prompts_request != null && $Object.hasOwnProperty.call(message, "list_prompts_request"))
                 $root.iterm2.ListPromptsRequest.encode(message.list_prompts_request, writer.uint32(1066).fork(), _depth + 1).ldelim();
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
@@ -183,6 +186,13 @@ export const iterm2 = $root.iterm2 = (() => {
                         message.submessage = "focus_request";
                         continue;
                     }
+                case 132: {
+                        if (wireType !== 2)
+                            break;
+                        message.invoke_function_request = $root.iterm2.InvokeFunctionRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.invoke_function_request);
+                        message.submessage = "invoke_function_request";
+                        continue;
+                    }
                 case 133: {
                         if (wireType !== 2)
                             break;
@@ -276,6 +286,11 @@ export const iterm2 = $root.iterm2 = (() => {
                     throw $TypeError(".iterm2.ClientOriginatedMessage.focus_request: object expected");
                 message.focus_request = $root.iterm2.FocusRequest.fromObject(object.focus_request, _depth + 1);
             }
+            if (object.invoke_function_request != null) {
+                if (!$util.isObject(object.invoke_function_request))
+                    throw $TypeError(".iterm2.ClientOriginatedMessage.invoke_function_request: object expected");
+                message.invoke_function_request = $root.iterm2.InvokeFunctionRequest.fromObject(object.invoke_function_request, _depth + 1);
+            }
             if (object.list_prompts_request != null) {
                 if (!$util.isObject(object.list_prompts_request))
                     throw $TypeError(".iterm2.ClientOriginatedMessage.list_prompts_request: object expected");
@@ -355,6 +370,11 @@ export const iterm2 = $root.iterm2 = (() => {
                 if (options.oneofs)
                     object.submessage = "focus_request";
             }
+            if (message.invoke_function_request != null && $Object.hasOwnProperty.call(message, "invoke_function_request")) {
+                object.invoke_function_request = $root.iterm2.InvokeFunctionRequest.toObject(message.invoke_function_request, options, _depth + 1);
+                if (options.oneofs)
+                    object.submessage = "invoke_function_request";
+            }
             if (message.list_prompts_request != null && $Object.hasOwnProperty.call(message, "list_prompts_request")) {
                 object.list_prompts_request = $root.iterm2.ListPromptsRequest.toObject(message.list_prompts_request, options, _depth + 1);
                 if (options.oneofs)
@@ -391,13 +411,14 @@ export const iterm2 = $root.iterm2 = (() => {
         ServerOriginatedMessage.prototype.activate_response = null;
         ServerOriginatedMessage.prototype.variable_response = null;
         ServerOriginatedMessage.prototype.focus_response = null;
+        ServerOriginatedMessage.prototype.invoke_function_response = null;
         ServerOriginatedMessage.prototype.list_prompts_response = null;
         ServerOriginatedMessage.prototype.notification = null;
 
         let $oneOfFields;
 
         $Object.defineProperty(ServerOriginatedMessage.prototype, "submessage", {
-            get: $util.oneOfGetter($oneOfFields = ["error", "get_buffer_response", "get_prompt_response", "transaction_response", "notification_response", "list_sessions_response", "send_text_response", "get_property_response", "activate_response", "variable_response", "focus_response", "list_prompts_response", "notification"]),
+            get: $util.oneOfGetter($oneOfFields = ["error", "get_buffer_response", "get_prompt_response", "transaction_response", "notification_response", "list_sessions_response", "send_text_response", "get_property_response", "activate_response", "variable_response", "focus_response", "invoke_function_response", "list_prompts_response", "notification"]),
             set: $util.oneOfSetter($oneOfFields)
         });
 
@@ -432,6 +453,8 @@ export const iterm2 = $root.iterm2 = (() => {
                 $root.iterm2.VariableResponse.encode(message.variable_response, writer.uint32(922).fork(), _depth + 1).ldelim();
             if (message.focus_response != null && $Object.hasOwnProperty.call(message, "focus_response"))
                 $root.iterm2.FocusResponse.encode(message.focus_response, writer.uint32(938).fork(), _depth + 1).ldelim();
+            if (message.invoke_function_response != null && $Object.hasOwnProperty.call(message, "invoke_function_response"))
+                $root.iterm2.InvokeFunctionResponse.encode(message.invoke_function_response, writer.uint32(1058).fork(), _depth + 1).ldelim();
             if (message.list_prompts_response != null && $Object.hasOwnProperty.call(message, "list_prompts_response"))
                 $root.iterm2.ListPromptsResponse.encode(message.list_prompts_response, writer.uint32(1066).fork(), _depth + 1).ldelim();
             if (message.notification != null && $Object.hasOwnProperty.call(message, "notification"))
@@ -552,6 +575,13 @@ export const iterm2 = $root.iterm2 = (() => {
                         message.submessage = "focus_response";
                         continue;
                     }
+                case 132: {
+                        if (wireType !== 2)
+                            break;
+                        message.invoke_function_response = $root.iterm2.InvokeFunctionResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.invoke_function_response);
+                        message.submessage = "invoke_function_response";
+                        continue;
+                    }
                 case 133: {
                         if (wireType !== 2)
                             break;
@@ -654,6 +684,11 @@ export const iterm2 = $root.iterm2 = (() => {
                     throw $TypeError(".iterm2.ServerOriginatedMessage.focus_response: object expected");
                 message.focus_response = $root.iterm2.FocusResponse.fromObject(object.focus_response, _depth + 1);
             }
+            if (object.invoke_function_response != null) {
+                if (!$util.isObject(object.invoke_function_response))
+                    throw $TypeError(".iterm2.ServerOriginatedMessage.invoke_function_response: object expected");
+                message.invoke_function_response = $root.iterm2.InvokeFunctionResponse.fromObject(object.invoke_function_response, _depth + 1);
+            }
             if (object.list_prompts_response != null) {
                 if (!$util.isObject(object.list_prompts_response))
                     throw $TypeError(".iterm2.ServerOriginatedMessage.list_prompts_response: object expected");
@@ -742,6 +777,11 @@ export const iterm2 = $root.iterm2 = (() => {
                 object.focus_response = $root.iterm2.FocusResponse.toObject(message.focus_response, options, _depth + 1);
                 if (options.oneofs)
                     object.submessage = "focus_response";
+            }
+            if (message.invoke_function_response != null && $Object.hasOwnProperty.call(message, "invoke_function_response")) {
+                object.invoke_function_response = $root.iterm2.InvokeFunctionResponse.toObject(message.invoke_function_response, options, _depth + 1);
+                if (options.oneofs)
+                    object.submessage = "invoke_function_response";
             }
             if (message.list_prompts_response != null && $Object.hasOwnProperty.call(message, "list_prompts_response")) {
                 object.list_prompts_response = $root.iterm2.ListPromptsResponse.toObject(message.list_prompts_response, options, _depth + 1);
@@ -9848,6 +9888,798 @@ export const iterm2 = $root.iterm2 = (() => {
         })();
 
         return GetPropertyResponse;
+    })();
+
+    iterm2.InvokeFunctionRequest = (function() {
+
+        const InvokeFunctionRequest = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        InvokeFunctionRequest.prototype.session = null;
+        InvokeFunctionRequest.prototype.app = null;
+        InvokeFunctionRequest.prototype.invocation = "";
+        InvokeFunctionRequest.prototype.timeout = -1;
+
+        let $oneOfFields;
+
+        $Object.defineProperty(InvokeFunctionRequest.prototype, "context", {
+            get: $util.oneOfGetter($oneOfFields = ["session", "app"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        InvokeFunctionRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.session != null && $Object.hasOwnProperty.call(message, "session"))
+                $root.iterm2.InvokeFunctionRequest.Session.encode(message.session, writer.uint32(18).fork(), _depth + 1).ldelim();
+            if (message.app != null && $Object.hasOwnProperty.call(message, "app"))
+                $root.iterm2.InvokeFunctionRequest.App.encode(message.app, writer.uint32(34).fork(), _depth + 1).ldelim();
+            if (message.invocation != null && $Object.hasOwnProperty.call(message, "invocation"))
+                writer.uint32(42).string(message.invocation);
+            if (message.timeout != null && $Object.hasOwnProperty.call(message, "timeout"))
+                writer.uint32(49).double(message.timeout);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        InvokeFunctionRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.iterm2.InvokeFunctionRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        message.session = $root.iterm2.InvokeFunctionRequest.Session.decode(reader, reader.size(), $undefined, _depth + 1, message.session);
+                        message.context = "session";
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        message.app = $root.iterm2.InvokeFunctionRequest.App.decode(reader, reader.size(), $undefined, _depth + 1, message.app);
+                        message.context = "app";
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        message.invocation = reader.string();
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 1)
+                            break;
+                        message.timeout = reader.double();
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        InvokeFunctionRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.iterm2.InvokeFunctionRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".iterm2.InvokeFunctionRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.iterm2.InvokeFunctionRequest();
+            if (object.session != null) {
+                if (!$util.isObject(object.session))
+                    throw $TypeError(".iterm2.InvokeFunctionRequest.session: object expected");
+                message.session = $root.iterm2.InvokeFunctionRequest.Session.fromObject(object.session, _depth + 1);
+            }
+            if (object.app != null) {
+                if (!$util.isObject(object.app))
+                    throw $TypeError(".iterm2.InvokeFunctionRequest.app: object expected");
+                message.app = $root.iterm2.InvokeFunctionRequest.App.fromObject(object.app, _depth + 1);
+            }
+            if (object.invocation != null)
+                message.invocation = $String(object.invocation);
+            if (object.timeout != null)
+                message.timeout = $Number(object.timeout);
+            return message;
+        };
+
+        InvokeFunctionRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults) {
+                object.invocation = "";
+                object.timeout = -1;
+            }
+            if (message.session != null && $Object.hasOwnProperty.call(message, "session")) {
+                object.session = $root.iterm2.InvokeFunctionRequest.Session.toObject(message.session, options, _depth + 1);
+                if (options.oneofs)
+                    object.context = "session";
+            }
+            if (message.app != null && $Object.hasOwnProperty.call(message, "app")) {
+                object.app = $root.iterm2.InvokeFunctionRequest.App.toObject(message.app, options, _depth + 1);
+                if (options.oneofs)
+                    object.context = "app";
+            }
+            if (message.invocation != null && $Object.hasOwnProperty.call(message, "invocation"))
+                object.invocation = message.invocation;
+            if (message.timeout != null && $Object.hasOwnProperty.call(message, "timeout"))
+                object.timeout = options.json && !$isFinite(message.timeout) ? $String(message.timeout) : message.timeout;
+            return object;
+        };
+
+        InvokeFunctionRequest.prototype.toJSON = function() {
+            return InvokeFunctionRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        InvokeFunctionRequest.Session = (function() {
+
+            const Session = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Session.prototype.session_id = "";
+
+            Session.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.session_id != null && $Object.hasOwnProperty.call(message, "session_id"))
+                    writer.uint32(10).string(message.session_id);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Session.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.iterm2.InvokeFunctionRequest.Session();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.session_id = reader.string();
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Session.fromObject = function (object, _depth) {
+                if (object instanceof $root.iterm2.InvokeFunctionRequest.Session)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".iterm2.InvokeFunctionRequest.Session: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.iterm2.InvokeFunctionRequest.Session();
+                if (object.session_id != null)
+                    message.session_id = $String(object.session_id);
+                return message;
+            };
+
+            Session.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.session_id = "";
+                if (message.session_id != null && $Object.hasOwnProperty.call(message, "session_id"))
+                    object.session_id = message.session_id;
+                return object;
+            };
+
+            Session.prototype.toJSON = function() {
+                return Session.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Session;
+        })();
+
+        InvokeFunctionRequest.App = (function() {
+
+            const App = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            App.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            App.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.iterm2.InvokeFunctionRequest.App();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            App.fromObject = function (object, _depth) {
+                if (object instanceof $root.iterm2.InvokeFunctionRequest.App)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".iterm2.InvokeFunctionRequest.App: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.iterm2.InvokeFunctionRequest.App();
+            };
+
+            App.toObject = function () {
+                return {};
+            };
+
+            App.prototype.toJSON = function() {
+                return App.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return App;
+        })();
+
+        return InvokeFunctionRequest;
+    })();
+
+    iterm2.InvokeFunctionResponse = (function() {
+
+        const InvokeFunctionResponse = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        InvokeFunctionResponse.prototype.error = null;
+        InvokeFunctionResponse.prototype.success = null;
+
+        let $oneOfFields;
+
+        $Object.defineProperty(InvokeFunctionResponse.prototype, "disposition", {
+            get: $util.oneOfGetter($oneOfFields = ["error", "success"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        InvokeFunctionResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.error != null && $Object.hasOwnProperty.call(message, "error"))
+                $root.iterm2.InvokeFunctionResponse.Error.encode(message.error, writer.uint32(10).fork(), _depth + 1).ldelim();
+            if (message.success != null && $Object.hasOwnProperty.call(message, "success"))
+                $root.iterm2.InvokeFunctionResponse.Success.encode(message.success, writer.uint32(18).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        InvokeFunctionResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.iterm2.InvokeFunctionResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        message.error = $root.iterm2.InvokeFunctionResponse.Error.decode(reader, reader.size(), $undefined, _depth + 1, message.error);
+                        message.disposition = "error";
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        message.success = $root.iterm2.InvokeFunctionResponse.Success.decode(reader, reader.size(), $undefined, _depth + 1, message.success);
+                        message.disposition = "success";
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        InvokeFunctionResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.iterm2.InvokeFunctionResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".iterm2.InvokeFunctionResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.iterm2.InvokeFunctionResponse();
+            if (object.error != null) {
+                if (!$util.isObject(object.error))
+                    throw $TypeError(".iterm2.InvokeFunctionResponse.error: object expected");
+                message.error = $root.iterm2.InvokeFunctionResponse.Error.fromObject(object.error, _depth + 1);
+            }
+            if (object.success != null) {
+                if (!$util.isObject(object.success))
+                    throw $TypeError(".iterm2.InvokeFunctionResponse.success: object expected");
+                message.success = $root.iterm2.InvokeFunctionResponse.Success.fromObject(object.success, _depth + 1);
+            }
+            return message;
+        };
+
+        InvokeFunctionResponse.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (message.error != null && $Object.hasOwnProperty.call(message, "error")) {
+                object.error = $root.iterm2.InvokeFunctionResponse.Error.toObject(message.error, options, _depth + 1);
+                if (options.oneofs)
+                    object.disposition = "error";
+            }
+            if (message.success != null && $Object.hasOwnProperty.call(message, "success")) {
+                object.success = $root.iterm2.InvokeFunctionResponse.Success.toObject(message.success, options, _depth + 1);
+                if (options.oneofs)
+                    object.disposition = "success";
+            }
+            return object;
+        };
+
+        InvokeFunctionResponse.prototype.toJSON = function() {
+            return InvokeFunctionResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        InvokeFunctionResponse.Status = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[1] = "TIMEOUT"] = 1;
+            values[valuesById[2] = "FAILED"] = 2;
+            values[valuesById[3] = "REQUEST_MALFORMED"] = 3;
+            values[valuesById[4] = "INVALID_ID"] = 4;
+            return values;
+        })();
+
+        InvokeFunctionResponse.Error = (function() {
+
+            const Error = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Error.prototype.status = 1;
+            Error.prototype.error_reason = "";
+
+            Error.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status"))
+                    writer.uint32(8).int32(message.status);
+                if (message.error_reason != null && $Object.hasOwnProperty.call(message, "error_reason"))
+                    writer.uint32(18).string(message.error_reason);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Error.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.iterm2.InvokeFunctionResponse.Error();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            value = reader.int32();
+                            if ($root.iterm2.InvokeFunctionResponse.Status[value] !== $undefined)
+                                message.status = value;
+                            else if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.error_reason = reader.string();
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Error.fromObject = function (object, _depth) {
+                if (object instanceof $root.iterm2.InvokeFunctionResponse.Error)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".iterm2.InvokeFunctionResponse.Error: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.iterm2.InvokeFunctionResponse.Error();
+                switch (object.status) {
+                case "TIMEOUT":
+                case 1:
+                    message.status = 1;
+                    break;
+                case "FAILED":
+                case 2:
+                    message.status = 2;
+                    break;
+                case "REQUEST_MALFORMED":
+                case 3:
+                    message.status = 3;
+                    break;
+                case "INVALID_ID":
+                case 4:
+                    message.status = 4;
+                    break;
+                default:
+                }
+                if (object.error_reason != null)
+                    message.error_reason = $String(object.error_reason);
+                return message;
+            };
+
+            Error.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.status = options.enums === $String ? "TIMEOUT" : 1;
+                    object.error_reason = "";
+                }
+                if (message.status != null && $Object.hasOwnProperty.call(message, "status"))
+                    object.status = options.enums === $String ? $root.iterm2.InvokeFunctionResponse.Status[message.status] === $undefined ? message.status : $root.iterm2.InvokeFunctionResponse.Status[message.status] : message.status;
+                if (message.error_reason != null && $Object.hasOwnProperty.call(message, "error_reason"))
+                    object.error_reason = message.error_reason;
+                return object;
+            };
+
+            Error.prototype.toJSON = function() {
+                return Error.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Error;
+        })();
+
+        InvokeFunctionResponse.Success = (function() {
+
+            const Success = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            Success.prototype.json_result = "";
+
+            Success.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.json_result != null && $Object.hasOwnProperty.call(message, "json_result"))
+                    writer.uint32(10).string(message.json_result);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            Success.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.iterm2.InvokeFunctionResponse.Success();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.json_result = reader.string();
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            Success.fromObject = function (object, _depth) {
+                if (object instanceof $root.iterm2.InvokeFunctionResponse.Success)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".iterm2.InvokeFunctionResponse.Success: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.iterm2.InvokeFunctionResponse.Success();
+                if (object.json_result != null)
+                    message.json_result = $String(object.json_result);
+                return message;
+            };
+
+            Success.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.json_result = "";
+                if (message.json_result != null && $Object.hasOwnProperty.call(message, "json_result"))
+                    object.json_result = message.json_result;
+                return object;
+            };
+
+            Success.prototype.toJSON = function() {
+                return Success.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Success;
+        })();
+
+        return InvokeFunctionResponse;
     })();
 
     return iterm2;

@@ -1,8 +1,9 @@
 /**
  * ApprovalGate — the step before anything is typed that asks the person when the approval policy
- * says so: look the session up (for the protected check and the dialog), ask the call's Approver
- * (elicitation) bounded by the approval timeout — not by the call deadline — with progress going on
- * and the client's cancel ending the wait, and audit the outcome. It only says whether to go on:
+ * says so: look the session up (for the protected check and the dialog), ask where `askIn` says
+ * (AskPerson.ts: the call's Approver, i.e. the client's elicitation dialog, or the person's own
+ * terminal) bounded by the approval timeout — not by the call deadline — with progress going on
+ * and the client's cancel ending the wait, and audit the outcome, where it was asked and who answered. It only says whether to go on:
  * the caller's own re-verification and send come after an accept. Fails closed: anything but an
  * accept is a refusal, nothing sent.
  */
@@ -11,10 +12,11 @@ import { Clock, Duration, Effect, Option, Result } from "effect"
 import {
   type ApprovalAction,
   approvalReason,
+  askWhere,
   DEFAULT_APPROVAL_CONFIG,
   mayNeedApproval
 } from "../../domain/ApprovalPolicy.js"
-import { approvalMessage } from "../../domain/ApprovalPrompt.js"
+import { approvalMessage, nameNonAscii } from "../../domain/ApprovalPrompt.js"
 import { fail, type TermPilotError } from "../../domain/Errors.js"
 import type { SessionInfo } from "../../domain/Session.js"
 import { firstMatch } from "../../domain/SessionPolicy.js"
@@ -24,6 +26,7 @@ import { waitForCommand } from "../../services/CallWaits.js"
 import type { Terminal } from "../../services/Terminal.js"
 import { currentToolSettings } from "../../services/ToolSettings.js"
 import { subject } from "../config/SessionPolicyLive.js"
+import { askInClient, askInTerminal } from "./AskPerson.js"
 
 export interface GateRequest {
   readonly action: ApprovalAction
@@ -49,10 +52,10 @@ export type GateVerdict =
 const GO: GateVerdict = { _tag: "Go" }
 const refused = (error: TermPilotError): GateVerdict => ({ _tag: "Refused", error })
 
-const SETTING_HINT =
-  'Change the approval setting (--approval, TERMPILOT_APPROVAL or "approval": {"policy": …} in the config file) or use an MCP client that supports elicitation.'
-const KEYS_HINT =
-  'send_keys always asks: use an MCP client that supports elicitation, or (unsafe) set "approval": {"sendKeysWithoutApproval": true} in the config file.'
+const ASK_HINT =
+  'or let the user answer in their own terminal (approval.askIn "auto" or "terminal", with their tmux client attached)'
+const SETTING_HINT = `Change the approval setting (--approval, TERMPILOT_APPROVAL or "approval": {"policy": …} in the config file), use an MCP client that supports elicitation, ${ASK_HINT}.`
+const KEYS_HINT = `send_keys always asks: use an MCP client that supports elicitation, ${ASK_HINT}, or (unsafe) set "approval": {"sendKeysWithoutApproval": true} in the config file.`
 
 const protectedBy = (matchers: Parameters<typeof firstMatch>[0] | undefined, session: SessionInfo) =>
   matchers === undefined ? undefined : firstMatch(matchers, subject(session))
@@ -120,7 +123,9 @@ export const approvalGate = (
     const started = yield* Clock.currentTimeMillis
     const approver = yield* Effect.serviceOption(Approver)
     const client = Option.match(approver, { onNone: () => null, onSome: (a) => a.clientName })
-    const audit = (outcome: ApprovalOutcome) =>
+    const clientCanAsk = Option.isSome(approver) && approver.value.supported
+    const askedIn = askWhere(config.askIn, clientCanAsk)
+    const audit = (outcome: ApprovalOutcome, answeredBy: string | null = null) =>
       Effect.gen(function* () {
         const log = yield* Effect.serviceOption(AuditLog)
         if (Option.isNone(log)) return
@@ -129,20 +134,20 @@ export const approvalGate = (
         const { requestId, sessionId, shown } = request
         yield* log.value.record({
           _tag: "Approval",
-          ...{ tool, requestId, sessionId, shown, reason, outcome, client, waitedMs }
+          ...{ tool, requestId, sessionId, shown, reason, outcome, client, waitedMs, askedIn, answeredBy }
         })
       })
-    const end = (outcome: ApprovalOutcome, why: string) =>
-      Effect.as(audit(outcome), refused(refusal(outcome, request, why)))
+    const end = (outcome: ApprovalOutcome, why: string, answeredBy: string | null = null) =>
+      Effect.as(audit(outcome, answeredBy), refused(refusal(outcome, request, why)))
 
-    if (Option.isNone(approver) || !approver.value.supported) {
-      const name = client === null ? "the MCP client" : `the MCP client ${JSON.stringify(client)}`
+    const name = client === null ? "the MCP client" : `the MCP client ${JSON.stringify(client)}`
+    if (askedIn === "client" && !clientCanAsk) {
       return yield* end(
         "unavailable",
-        `${name} did not declare the elicitation capability, so TermPilot cannot ask`
+        `${name} did not declare the elicitation capability, so TermPilot cannot ask (approval.askIn is 'client')`
       )
     }
-    const message = approvalMessage({
+    const spec = {
       label: request.label,
       shown: request.shown,
       effect: request.effect,
@@ -150,10 +155,14 @@ export const approvalGate = (
       target: session,
       localHost: hostname(),
       timeoutSeconds: config.timeoutSeconds
-    })
+    }
+    const asking =
+      askedIn === "client" && Option.isSome(approver)
+        ? askInClient(approver.value, approvalMessage(spec))
+        : askInTerminal(terminal, request.sessionId, client, approvalMessage(spec, nameNonAscii))
     const waited = yield* waitForCommand({
       requestId: request.requestId,
-      until: Effect.result(approver.value.ask(message)),
+      until: asking,
       timeoutMs: config.timeoutSeconds * 1000,
       outputLines: Effect.succeed(null),
       awaiting: "approval"
@@ -164,19 +173,26 @@ export const approvalGate = (
       case "TimedOut":
         return yield* end("timed_out", `no answer within ${config.timeoutSeconds} s`)
       case "Done": {
-        const answer = waited.value
-        if (Result.isFailure(answer))
-          return answer.failure._tag === "ApprovalInputRequired"
-            ? yield* end("input_required", "the question went back to the client in an input_required result")
-            : yield* end("unavailable", `the approval request failed (${answer.failure.detail})`)
-        if (answer.success === "accept") return yield* Effect.as(audit("accepted"), GO)
-        if (answer.success === "decline") return yield* end("declined", "declined")
-        if (answer.success === "expired")
+        const asked = waited.value
+        if (Result.isFailure(asked)) {
+          if (asked.failure.inputRequired)
+            return yield* end(
+              "input_required",
+              "the question went back to the client in an input_required result"
+            )
+          const noDialog = config.askIn === "auto" ? `${name} has no approval dialog (elicitation), and ` : ""
+          return yield* end("unavailable", `${noDialog}${asked.failure.reason}`)
+        }
+        const { answer, answeredBy } = asked.success
+        if (answer === "accept") return yield* Effect.as(audit("accepted", answeredBy), GO)
+        if (answer === "decline") return yield* end("declined", "declined", answeredBy)
+        if (answer === "expired")
           return yield* end(
             "timed_out",
-            `the answer came after the ${config.timeoutSeconds} s approval timeout`
+            `the answer came after the ${config.timeoutSeconds} s approval timeout`,
+            answeredBy
           )
-        return yield* end("dismissed", "the dialog was dismissed without an answer")
+        return yield* end("dismissed", "the dialog was dismissed without an answer", answeredBy)
       }
     }
   })

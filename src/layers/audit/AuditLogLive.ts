@@ -52,6 +52,8 @@ export const auditLine = ({ event, time }: Queued, redact: boolean): AuditLine =
       reason: clean(event.reason),
       outcome: event.outcome,
       client: event.client === null ? null : clean(event.client),
+      asked_in: event.askedIn,
+      answered_by: event.answeredBy === null ? null : clean(event.answeredBy),
       waited_ms: event.waitedMs
     }
   }

@@ -112,7 +112,8 @@ export const routedTerminal = (parts: ReadonlyArray<BackendPart>): TerminalShape
     listCommands: (id, limit, afterKey) =>
       Effect.flatMap(ownerOf(id), (t) => t.listCommands(id, limit, afterKey)),
     commandText: (id, key, bounds, from) =>
-      Effect.flatMap(ownerOf(id), (t) => t.commandText(id, key, bounds, from))
+      Effect.flatMap(ownerOf(id), (t) => t.commandText(id, key, bounds, from)),
+    askApproval: (id, request) => Effect.flatMap(ownerOf(id), (t) => t.askApproval(id, request))
   }
 }
 

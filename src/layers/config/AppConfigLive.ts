@@ -3,12 +3,17 @@
  * as Redacted, IT2_APP_PATH, TERMPILOT_OSASCRIPT, the iTerm2 timeouts, XDG dirs, TERMPILOT_CONFIG,
  * TERMPILOT_READ_ONLY, TERMPILOT_TOOL_DEADLINE_MS, TERMPILOT_BACKENDS, TMUX, TMUX_PANE, TMUX_TMPDIR,
  * TERMPILOT_TMUX_SOCKETS, TERMPILOT_TMUX, TERMPILOT_TMUX_TIMEOUT_MS, TERMPILOT_TMUX_HOSTS, TERMPILOT_SSH,
- * TERMPILOT_SSH_CONFIG, TERMPILOT_APPROVAL) and of the
+ * TERMPILOT_SSH_CONFIG, TERMPILOT_APPROVAL, TERMPILOT_APPROVAL_ASK_IN) and of the
  * optional JSON config file.
  */
 import { homedir } from "node:os"
 import { Config, Effect, Layer, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
-import { type ApprovalPolicyName, ApprovalPolicyName as PolicyName } from "../../domain/ApprovalPolicy.js"
+import {
+  type ApprovalAskIn,
+  type ApprovalPolicyName,
+  ApprovalAskIn as AskIn,
+  ApprovalPolicyName as PolicyName
+} from "../../domain/ApprovalPolicy.js"
 import { chooseBackends, ownTmuxPane, parseBackendsEnv, tmuxSockets } from "../../domain/BackendSelection.js"
 import {
   MAX_TOOL_DEADLINE_MS,
@@ -49,9 +54,12 @@ export interface AppConfigOptions {
   readonly readOnly?: boolean
   /** `--approval` from the command line: wins over TERMPILOT_APPROVAL and the file's approval.policy. */
   readonly approval?: ApprovalPolicyName
+  /** `--approval-ask-in`: wins over TERMPILOT_APPROVAL_ASK_IN and the file's approval.askIn. */
+  readonly approvalAskIn?: ApprovalAskIn
 }
 
 const isPolicyName = Schema.is(PolicyName)
+const isAskIn = Schema.is(AskIn)
 
 /**
  * Reads the environment and the optional config file once, when the layer is built; fails with a
@@ -109,7 +117,13 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         return yield* Effect.fail(invalidData("TERMPILOT_APPROVAL", approvalEnv, why))
       }
       const policy = options.approval ?? approvalEnv ?? loaded.config.approval.policy
-      const approval = { ...loaded.config.approval, policy }
+      const askInEnv = Option.getOrUndefined(yield* nonBlank("TERMPILOT_APPROVAL_ASK_IN"))
+      if (askInEnv !== undefined && !isAskIn(askInEnv)) {
+        const why = "TERMPILOT_APPROVAL_ASK_IN must be one of client, terminal, auto"
+        return yield* Effect.fail(invalidData("TERMPILOT_APPROVAL_ASK_IN", askInEnv, why))
+      }
+      const askIn = options.approvalAskIn ?? askInEnv ?? loaded.config.approval.askIn
+      const approval = { ...loaded.config.approval, policy, askIn }
       return {
         iterm2: {
           socketPath: iterm2SocketPath(home, Option.getOrUndefined(suite)),

@@ -12,7 +12,8 @@ import type {
   OutputFrom,
   ReadBounds,
   SessionInfo,
-  Terminal
+  Terminal,
+  TerminalApprovalRequest
 } from "../../services/Terminal.js"
 
 type TerminalShape = Terminal["Service"]
@@ -88,6 +89,8 @@ export const withSessionPolicy = (
     listCommands: (sessionId: string, limit: number, afterKey: string | null) =>
       Effect.andThen(visible(sessionId), terminal.listCommands(sessionId, limit, afterKey)),
     commandText: (sessionId: string, key: string, bounds: ReadBounds, from: OutputFrom) =>
-      Effect.andThen(visible(sessionId), terminal.commandText(sessionId, key, bounds, from))
+      Effect.andThen(visible(sessionId), terminal.commandText(sessionId, key, bounds, from)),
+    askApproval: (sessionId: string, request: TerminalApprovalRequest) =>
+      Effect.andThen(actionable(sessionId), terminal.askApproval(sessionId, request))
   }
 }

@@ -65,6 +65,13 @@ export class FakeHandlers implements FakeRequestHandler {
       return { get_property_response: getProperty(world, request.get_property_request) }
     if (request.activate_request)
       return { activate_response: { status: activate(world, request.activate_request) } }
+    if (request.invoke_function_request)
+      return {
+        invoke_function_response: await world.alerts.invoke(
+          request.invoke_function_request,
+          (id) => world.layout.window(id) !== undefined
+        )
+      }
     return { error: INVALID_REQUEST }
   }
 

@@ -3,10 +3,12 @@
  * buried sessions, each a real bash (FakeShell); focus; notifications; the SendText ledger; API
  * transactions. `world.handler` answers iTerm2 API requests from this world (FakeHandlers).
  */
+
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { FakeAlerts } from "./FakeAlerts.js"
 import { FakeHandlers } from "./FakeHandlers.js"
 import { FakeLayout } from "./FakeLayout.js"
 import type { PromptEvent } from "./FakePrompts.js"
@@ -63,6 +65,8 @@ export interface FakeSession {
 
 export class FakeWorld {
   readonly ledger = new Ledger()
+  /** iTerm2's `iterm2.alert`: the alerts shown, and a button to press (FakeAlerts.ts). */
+  readonly alerts = new FakeAlerts()
   readonly layout = new FakeLayout()
   readonly subscriptions = new FakeSubscriptions()
   readonly handler: FakeRequestHandler

@@ -16,6 +16,7 @@ import {
   type Submission,
   Terminal
 } from "../../../services/Terminal.js"
+import { makeIterm2Approval } from "./Approval.js"
 import { exactSessionId, getVariables, inTransaction, promptAndVariables, sendText } from "./Calls.js"
 import { Iterm2Claims, Iterm2ClaimsLive } from "./Claims.js"
 import { CLIENT_HOST_VARIABLES, refuseClientSession } from "./ClientSession.js"
@@ -148,7 +149,8 @@ const Iterm2TerminalWithClaims = Layer.effect(
       listCommands: (sessionId, limit, afterKey) =>
         Effect.flatMap(exactSessionId(sessionId), (id) => listCommands(conn, id, limit, afterKey)),
       commandText: (sessionId, key, bounds, from) =>
-        Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from))
+        Effect.flatMap(exactSessionId(sessionId), (id) => commandText(conn, id, key, bounds, from)),
+      askApproval: makeIterm2Approval(conn, getSession)
     })
   })
 )

@@ -23,6 +23,7 @@ import type {
   Terminal,
   UnavailableSource
 } from "../../../services/Terminal.js"
+import { makeTmuxApproval } from "./Approval.js"
 import { claimPane, releasePane } from "./Claims.js"
 import { type OwnPane, refuseClientHost, refuseOwnPane } from "./ClientPane.js"
 import { makeTmuxCommands } from "./Commands.js"
@@ -285,6 +286,7 @@ export const makeTmuxTerminal = (registry: TmuxRegistry, ownPane: OwnPane | null
     outputLineCount,
     interrupt,
     sendKeys: makeTmuxKeys(registry, ownPane),
+    askApproval: makeTmuxApproval(registry),
     ...makeTmuxCommands(registry)
   }
 }
