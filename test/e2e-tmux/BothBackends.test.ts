@@ -3,6 +3,7 @@
  * each id reaches only its own backend (the fake's SendText ledger and the panes' recorders say
  * so), and in auto mode a backend that is not there hides nothing of the other.
  */
+import { symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { mainLayerWith } from "../../src/layers/app/MainLive.js"
@@ -87,6 +88,29 @@ describe("auto mode: a backend that is not there hides nothing of the other", ()
     const mcp = await autoHarness(join(rig.world.root, "no-such-iterm2-socket"), [rig.world.socket])
     try {
       expect((await listSessions(mcp)).map((s) => s.session_id)).toContain(pane.id)
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it("an iTerm2 socket that appears after the start: its sessions are listed and reached from then on", async () => {
+    // The iTerm2 backend's code is loaded on its first use (BackendLive): here, after the start.
+    const later = join(rig.world.root, "iterm2-socket-later")
+    const mcp = await autoHarness(later, [rig.world.socket])
+    try {
+      const before = await listSessions(mcp)
+      expect(before.map((s) => s.backend)).toEqual(before.map(() => "tmux"))
+      const iterm2 = rig.iterm2!
+      const s = await iterm2.createWindow({ title: "appears-later" })
+      symlinkSync(rig.iterm2SocketPath!, later)
+      const after = await listSessions(mcp)
+      expect(after.map((x) => x.session_id)).toEqual(expect.arrayContaining([s.sessionId, pane.id]))
+      const ledger = iterm2.ledger.size
+      const ran = await runCommand(mcp, { session_id: s.sessionId, command: "echo reached-later; (exit 4)" })
+      expect(ran.data).toMatchObject({ status: "completed", exit_code: 4, output: "reached-later" })
+      expect(iterm2.ledger.all().slice(ledger)).toEqual([
+        expect.objectContaining({ session: s.sessionId, text: "echo reached-later; (exit 4)\r" })
+      ])
     } finally {
       await mcp.close()
     }

@@ -8,7 +8,9 @@
  * An entry whose rows TermPilot cannot vouch for (the model lost track, the screen was written
  * over it) keeps its facts but not its output, and says why. So does the one command of a shell
  * that ran before TermPilot watched the pane, as that shell's own record proves it (`earlier`).
- * At most `capacity` entries per pane.
+ * At most `capacity` entries per pane. An entry is kept compact (100 panes × 200 entries stay resident in a long session): small
+ * numbers only, no position objects, times as offsets from the log's first, and the shell key and
+ * working directory shared with the entry before it when equal.
  */
 import type { EarlierCommand } from "./PromptRecord.js"
 
@@ -48,7 +50,66 @@ export interface LogEntry {
   readonly suspended: string | null
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+/** A kept entry: what LogEntry says, in numbers and shared strings; positions and times on demand. */
+class Kept implements LogEntry {
+  status: EntryStatus = "running"
+  exitCode: number | null = null
+  unavailable: string | null
+  suspended: string | null = null
+  /** startedAt and finishedAt, as offsets from the log's `base` (small integers, not boxed numbers; NaN: not known). */
+  private readonly startedMs: number
+  private finishedMs = 0
+  /** start and end as numbers (-1: not known), not Spot objects. */
+  private readonly startLine: number
+  private readonly startCol: number
+  private endLine = -1
+  private endCol = -1
+
+  constructor(
+    private readonly life: string,
+    readonly number: number,
+    readonly shell: string,
+    readonly seq: number,
+    readonly promptId: string | null,
+    readonly cwd: string | null,
+    public command: string | null,
+    at: Spot | null,
+    private readonly base: number,
+    now: number | null
+  ) {
+    this.startedMs = now === null ? Number.NaN : now - base
+    this.startLine = at === null ? -1 : at.line
+    this.startCol = at === null ? -1 : at.col
+    this.unavailable =
+      at === null ? "TermPilot did not yet know where the pane's cursor was when it started" : null
+  }
+
+  get id(): string {
+    return `${this.life}.${this.number}`
+  }
+  get startedAt(): number | null {
+    return Number.isNaN(this.startedMs) ? null : this.base + this.startedMs
+  }
+  /** Only `finish` ends an entry, and it always sets the time (NaN when not known). */
+  get finishedAt(): number | null {
+    return this.status === "running" || Number.isNaN(this.finishedMs) ? null : this.base + this.finishedMs
+  }
+  get start(): Spot | null {
+    return this.startLine < 0 ? null : { line: this.startLine, col: this.startCol }
+  }
+  get end(): Spot | null {
+    return this.endLine < 0 ? null : { line: this.endLine, col: this.endCol }
+  }
+
+  finish(status: EntryStatus, exitCode: number | null, at: Spot | null, now: number | null): void {
+    this.status = status
+    this.exitCode = exitCode
+    this.finishedMs = now === null ? Number.NaN : now - this.base
+    this.endLine = at === null ? -1 : at.line
+    this.endCol = at === null ? -1 : at.col
+    if (at === null) this.unavailable ??= "TermPilot did not know where the pane's cursor was when it ended"
+  }
+}
 
 /** Entries kept per pane. */
 export const LOG_CAPACITY = 200
@@ -61,7 +122,9 @@ export const rowsBetween = (start: Spot, end: Spot): number =>
   Math.max(0, end.line - start.line + (end.col > 0 ? 1 : 0))
 
 export class CommandLog {
-  private readonly entries: Array<Mutable<LogEntry> & { readonly number: number }> = []
+  private readonly entries: Array<Kept> = []
+  /** The first entry's time: every entry's times are kept as offsets from it. */
+  private base: number | null = null
   private count = 0
   /** Per shell: the number of the newest entry when its last counted mark came. */
   private readonly lastMark = new Map<string, number>()
@@ -78,7 +141,8 @@ export class CommandLog {
 
   /** The entry named `id`, if it is kept. */
   get(id: string): LogEntry | undefined {
-    return this.entries.find((e) => e.id === id)
+    const number = Number(id.slice(id.lastIndexOf(".") + 1))
+    return this.entries.find((e) => e.number === number && e.id === id)
   }
 
   /** The end of the newest finished entry whose output is still readable: writes before it spoil something. */
@@ -104,24 +168,22 @@ export class CommandLog {
     command: string | null = null
   ): void {
     if (this.entries.some((e) => e.shell === shell && e.seq === seq)) return
-    this.entries.push({
-      id: `${this.life}.${++this.count}`,
-      number: this.count,
-      shell,
-      seq,
-      promptId,
-      cwd,
-      command,
-      startedAt: now,
-      finishedAt: null,
-      exitCode: null,
-      status: "running",
-      start: at,
-      end: null,
-      suspended: null,
-      unavailable:
-        at === null ? "TermPilot did not yet know where the pane's cursor was when it started" : null
-    })
+    const last = this.entries.at(-1)
+    this.base ??= now
+    this.entries.push(
+      new Kept(
+        this.life,
+        ++this.count,
+        shell === last?.shell ? last.shell : shell,
+        seq,
+        promptId,
+        cwd !== null && cwd === last?.cwd ? last.cwd : cwd,
+        command,
+        at,
+        this.base,
+        now
+      )
+    )
     this.lastMark.set(shell, this.count)
     if (this.entries.length > this.capacity) this.entries.shift()
   }
@@ -133,23 +195,22 @@ export class CommandLog {
    */
   earlier(shell: string, command: EarlierCommand): void {
     if (this.entries.length > 0) return
-    this.entries.push({
-      id: `${this.life}.${++this.count}`,
-      number: this.count,
+    this.base ??= command.finishedAt ?? command.startedAt ?? 0
+    const kept = new Kept(
+      this.life,
+      ++this.count,
       shell,
-      seq: command.seq,
-      promptId: null,
-      cwd: command.cwd,
-      command: command.command,
-      startedAt: command.startedAt,
-      finishedAt: command.finishedAt,
-      exitCode: command.exitCode,
-      status: "finished",
-      start: null,
-      end: null,
-      suspended: null,
-      unavailable: "it ran before TermPilot watched this pane, so where its output lies is not known"
-    })
+      command.seq,
+      null,
+      command.cwd,
+      command.command,
+      null,
+      this.base,
+      command.startedAt
+    )
+    kept.finish("finished", command.exitCode, null, command.finishedAt)
+    kept.unavailable = "it ran before TermPilot watched this pane, so where its output lies is not known"
+    this.entries.push(kept)
   }
 
   /**
@@ -175,8 +236,8 @@ export class CommandLog {
       if (e.status !== "running" || e.shell !== shell) continue
       if (e.seq === seq && ended) {
         e.command ??= command
-        this.finish(e, "finished", exitCode, at, now)
-      } else if (e.seq < seq) this.finish(e, "finished", null, at, now)
+        e.finish("finished", exitCode, at, now)
+      } else if (e.seq < seq) e.finish("finished", null, at, now)
       else continue
       endedOwn ??= e.number
     }
@@ -184,7 +245,7 @@ export class CommandLog {
     if (after !== null) {
       for (const e of this.entries) {
         if (e.number > after && e.shell !== shell && e.status === "running")
-          this.finish(e, "unknown", null, at, now)
+          e.finish("unknown", null, at, now)
       }
     }
     this.lastMark.set(shell, this.count)
@@ -223,19 +284,5 @@ export class CommandLog {
       if (!held) e.unavailable ??= `${e.suspended}; where the history moved meanwhile could not be proved`
       e.suspended = null
     }
-  }
-
-  private finish(
-    e: Mutable<LogEntry>,
-    status: EntryStatus,
-    exitCode: number | null,
-    at: Spot | null,
-    now: number
-  ): void {
-    e.status = status
-    e.exitCode = exitCode
-    e.finishedAt = now
-    e.end = at
-    if (at === null) e.unavailable ??= "TermPilot did not know where the pane's cursor was when it ended"
   }
 }

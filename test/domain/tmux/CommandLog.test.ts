@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { CommandLog } from "../../../src/domain/tmux/CommandLog.js"
+import { CommandLog, type LogEntry, type Spot } from "../../../src/domain/tmux/CommandLog.js"
 
 const at = (line: number, col = 0) => ({ line, col })
 
@@ -106,4 +106,65 @@ describe("CommandLog", () => {
     expect(new Set(log.all.map((e) => e.id)).size).toBe(3)
     expect(log.get(log.all[0]!.id)?.seq).toBe(3)
   })
+
+  it("gives back each entry's facts exactly as logged (kept as numbers: times, rows, columns)", () => {
+    const log = new CommandLog("t")
+    const t0 = 1_764_900_000_123
+    log.started("sh", 1, "p1", at(7, 3), "/w", t0)
+    log.started("sh", 2, "p2", null, "/w", t0 + 50)
+    log.marked("sh", 1, true, 0, at(9), t0 + 40)
+    log.marked("sh", 2, true, 130, null, t0 + 1_000_000_007)
+    expect(log.all.map((e) => ({ ...pick(e), id: e.id }))).toEqual([
+      { ...facts(1, "p1", t0, t0 + 40, 0, at(7, 3), at(9)), unavailable: null, id: "t.1" },
+      {
+        ...facts(2, "p2", t0 + 50, t0 + 1_000_000_007, 130, null, null),
+        unavailable: expect.stringMatching(/did not yet know/),
+        id: "t.2"
+      }
+    ])
+    expect(log.all.map((e) => e.cwd)).toEqual(["/w", "/w"])
+  })
+
+  it("finds an entry only by its exact id", () => {
+    const log = new CommandLog("t")
+    for (let n = 1; n <= 12; n++) log.started("sh", n, null, at(n), null, 0)
+    expect(log.get("t.5")?.seq).toBe(5)
+    for (const edited of [
+      "t.05",
+      "t.5.0",
+      "u.5",
+      "t5",
+      "t.+5",
+      "t. 5",
+      " t.5",
+      "t.5 ",
+      "5",
+      "t.",
+      "t.0",
+      "t.13"
+    ])
+      expect(log.get(edited), edited).toBeUndefined()
+  })
 })
+
+const pick = (e: LogEntry) => ({
+  seq: e.seq,
+  promptId: e.promptId,
+  startedAt: e.startedAt,
+  finishedAt: e.finishedAt,
+  exitCode: e.exitCode,
+  start: e.start,
+  end: e.end,
+  status: e.status,
+  unavailable: e.unavailable
+})
+
+const facts = (
+  seq: number,
+  promptId: string,
+  startedAt: number,
+  finishedAt: number,
+  exitCode: number,
+  start: Spot | null,
+  end: Spot | null
+) => ({ seq, promptId, startedAt, finishedAt, exitCode, start, end, status: "finished" })
