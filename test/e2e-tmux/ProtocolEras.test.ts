@@ -10,7 +10,7 @@
  * and lands on 2026-07-28.
  * Needs the build (`npm run build`).
  */
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Client, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -29,13 +29,19 @@ let world: TmuxWorld
 let pane: RigPane
 /** The config file that sets a short approval timeout (the policy comes from `--approval always`). */
 let configPath = ""
+/** The audit trail every server of this file writes. */
+let auditPath = ""
 
 beforeAll(async () => {
   world = TmuxWorld.create()
   const created = await world.newSession("eras")
   pane = { ...created, id: await world.sessionId(created) }
   configPath = join(world.home, "termpilot-eras.json")
-  writeFileSync(configPath, JSON.stringify({ approval: { timeoutSeconds: TIMEOUT_SECONDS } }))
+  auditPath = join(world.home, "termpilot-eras-audit.jsonl")
+  writeFileSync(
+    configPath,
+    JSON.stringify({ approval: { timeoutSeconds: TIMEOUT_SECONDS }, audit: { path: auditPath } })
+  )
 })
 
 afterAll(async () => {
@@ -213,6 +219,20 @@ describe("2026-07-28: the request state binds the answer to its own call", () =>
         requestedSchema: { type: "object", properties: {} }
       })
       expect(String(request?.params.message)).toContain("»echo the-form«")
+      // The audit trail says what this round was: a question sent back, nothing typed yet.
+      const audited = () =>
+        readFileSync(auditPath, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.command === "echo the-form" || line.shown === "echo the-form")
+      let lines = audited()
+      for (let i = 0; i < 50 && lines.length < 2; i++) {
+        await sleep(20)
+        lines = audited()
+      }
+      expect(lines.map((line) => line.outcome ?? line.status)).toEqual(["input_required", "rejected"])
+      expect(lines[1]).toMatchObject({ sent: false })
       expect(question.requestState).toMatch(/^tpa1\./)
     } finally {
       await client.close()

@@ -78,6 +78,13 @@ const refusal = (outcome: ApprovalOutcome, request: GateRequest, why: string): T
         "approval_timed_out",
         `The user did not approve this ${noun} for ${target} (${why}); nothing was sent.`
       )
+    case "input_required":
+      // Never shown to the client (it gets the input_required result instead): the audit trail's and
+      // the kept result's word for this round.
+      return fail(
+        "approval_unavailable",
+        `This ${noun} for ${target} waits for the user's approval, asked in an input_required result (MCP 2026-07-28); nothing was sent in this round. The client's retry carries the answer.`
+      )
     default:
       return fail(
         "approval_unavailable",
