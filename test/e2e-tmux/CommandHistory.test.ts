@@ -261,7 +261,8 @@ describe.each<ShellKind>(["bash", "zsh", "fish"])("%s: the command run before Te
     await personRuns(pane, "sh -c 'exit 3'")
     const [first, live] = await settledEntries(pane, 2)
     expect(first!.command_id).toBe(before!.command_id)
-    expect(live).toMatchObject({ exit_code: 3, command: "sh -c 'exit 3'" })
+    // Typed at the prompt drawn before TermPilot started: its directory is the one reported then.
+    expect(live).toMatchObject({ exit_code: 3, command: "sh -c 'exit 3'", cwd })
     // The record, put back as it was, is older than what TermPilot saw: it adds nothing.
     writeFileSync(recordFile(earlier[shell]!), recorded)
     expect((await listCommands(pane)).map((e) => e.command_id)).toEqual([

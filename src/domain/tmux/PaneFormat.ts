@@ -28,15 +28,18 @@ export const PANE_FIELDS = [
   "pane_pid",
   "pane_current_command",
   "pane_tty",
+  "pane_path",
   "session_name",
   "window_name",
   "pane_title",
-  "pane_current_path",
-  "pane_path"
+  "pane_current_path"
 ] as const
 
-/** Fields of the one-pane check before a send or a read (`display -p -t %N`). */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 22)
+/**
+ * Fields of the one-pane check before a send or a read (`display -p -t %N`): up to `pane_path`
+ * (the pane's last directory report, which a prompt drawn before watching starts from).
+ */
+export const FLAG_FIELDS = PANE_FIELDS.slice(0, 23)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>

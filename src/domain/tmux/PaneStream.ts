@@ -114,6 +114,11 @@ export class PaneStream implements VtSink {
     return this.location
   }
 
+  /** An OSC 7 the pane wrote before the stream began (tmux's `pane_path`), taken until one is seen here. */
+  seedCwd(path: string, host: string | null): void {
+    this.location ??= { path, host }
+  }
+
   /** The user and host of the last OSC 1337 RemoteHost (TermPilot's snippet prints it with OSC 7), if any. */
   get remoteHost(): { readonly user: string | null; readonly host: string } | null {
     return this.host

@@ -17,7 +17,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { parseAnnouncement } from "../../../domain/Osc133.js"
+import { parseAnnouncement, parseOsc7 } from "../../../domain/Osc133.js"
 import { type FlagRow, flagsOf, interactiveReason, tokensOf } from "../../../domain/tmux/PaneFormat.js"
 import {
   lastVisibleLine,
@@ -140,6 +140,10 @@ export const proveEarlierPrompt = (
     const record = readPromptRecord(shell.pid, shell.token)
     // The last command it ran, by its own record: listed without output whatever the screen shows.
     if (record?.last != null) entry.earlier(shell.token, record.last)
+    // The snippet reports its directory (OSC 7, kept by tmux as `pane_path`) right before each
+    // prompt it records: the commands typed at that prompt start there, as if the stream had seen it.
+    const reported = record === null ? null : parseOsc7(row.pane_path)
+    if (reported?._tag === "Directory") entry.reportedCwd(reported.path, reported.host)
     const drawn = record === null ? null : lastVisibleLine(record.prompt)
     if (record === null || drawn === null || drawn.trim() === "") return
     if (aloneOnTerminal(shell.pid, flags.panePid, terminals) !== true) return

@@ -156,6 +156,11 @@ export class PaneEntry {
     this.deliver(this.paneStream.adopt(token, seq, typed))
   }
 
+  /** The directory the pane reported before it was watched (tmux's `pane_path`), until the stream sees a report. */
+  reportedCwd(path: string, host: string | null): void {
+    this.paneStream.seedCwd(path, host)
+  }
+
   /** The last command the shell announced with `token` ran before watching, as EarlierPrompt.ts proved it. */
   earlier(token: string, command: EarlierCommand): void {
     this.paneStream.earlier(token, command)
