@@ -4,8 +4,12 @@
  * spaces or backslashes cannot shift a field. Also the pane flags that decide readiness.
  */
 
-/** Fields of one pane row (`list-panes -a`) — order is the reply's field order. */
-export const PANE_FIELDS = [
+/**
+ * Fields of the one-pane check before a send or a read (`display -p -t %N`): up to `pane_path`
+ * (the pane's last directory report, which a prompt drawn before watching starts from). Its own
+ * tuple, so a FlagRow names only what the check really reads.
+ */
+export const FLAG_FIELDS = [
   "pane_id",
   "session_id",
   "window_id",
@@ -28,18 +32,17 @@ export const PANE_FIELDS = [
   "pane_pid",
   "pane_current_command",
   "pane_tty",
-  "pane_path",
+  "pane_path"
+] as const
+
+/** Fields of one pane row (`list-panes -a`) — order is the reply's field order. */
+export const PANE_FIELDS = [
+  ...FLAG_FIELDS,
   "session_name",
   "window_name",
   "pane_title",
   "pane_current_path"
 ] as const
-
-/**
- * Fields of the one-pane check before a send or a read (`display -p -t %N`): up to `pane_path`
- * (the pane's last directory report, which a prompt drawn before watching starts from).
- */
-export const FLAG_FIELDS = PANE_FIELDS.slice(0, 23)
 
 export type PaneField = (typeof PANE_FIELDS)[number]
 export type PaneRow = Readonly<Record<PaneField, string>>
