@@ -57,6 +57,10 @@ beforeAll(async () => {
   writeFileSync(forged, "tp$ \x1bPq")
   await world.runAsUser(panes.forged, `cat ${forged}`, () => true)
   await waitUntil("the prompt after cat", () => panes.forged!.files.prompts() >= 1)
+  // Typed only once readline reads keys: typed earlier, the terminal would echo it before the prompt
+  // (the screen would already end with it), and the prompt with its marks would come later, maybe
+  // while TermPilot starts.
+  await waitUntil("readline to read keys after cat", () => panes.forged!.files.lineEditing())
   await world.type(panes.forged, "echo half")
   await waitUntil("the typed text to arrive", () =>
     panes.forged!.files.recorder.textSince(0).endsWith("echo half")

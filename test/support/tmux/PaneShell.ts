@@ -4,7 +4,8 @@
  * so the user's hook chain is exercised too) and, unless `plain`, sources TermPilot's shell-integration
  * snippet — all wrapped in util-linux `script -I` so that the pane's input is logged (Recorder).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { chooseSnippet } from "../../../src/shell-integration/ShellIntegration.js"
 import { Recorder } from "./Recorder.js"
@@ -155,6 +156,24 @@ export class PaneFiles {
     const stat = read(`/proc/${shell}/stat`)
     const tpgid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5]
     return tpgid === undefined ? null : read(`/proc/${tpgid}/comm`).trim() || null
+  }
+
+  /**
+   * Whether the shell's line editor is reading keys: its terminal is out of canonical mode. Until
+   * then (between a prompt hook and the editor's start) the terminal itself echoes what is typed,
+   * before the prompt the editor draws next.
+   */
+  lineEditing(): boolean {
+    const shell = this.shellPid()
+    if (shell === null) return false
+    try {
+      const tty = readlinkSync(`/proc/${shell}/fd/0`)
+      return /(^|\s)-icanon(\s|$)/.test(
+        execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8", timeout: 5_000 })
+      )
+    } catch {
+      return false
+    }
   }
 
   /** The argv of the last `tp_argv`, or null when it never ran. */
