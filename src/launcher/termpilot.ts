@@ -5,7 +5,9 @@
  *
  * Memory, applied by TermPilot to itself so that no V8 flag is needed: the old generation grows
  * 10 % at a time instead of V8's default factor (up to 4×), and the young generation keeps its
- * initial size instead of doubling under load, so a long session stays near its warmed-up RSS.
+ * initial size instead of doubling under load, so a long session stays near its warmed-up RSS; and
+ * once the process is quiet after a burst, the burst's garbage is collected and its pages given
+ * back (QuietCollect.ts).
  * With `NODE_OPTIONS=--enable-source-maps` the bundle is loaded through Node's module loader
  * instead (no cache), so stack traces point into the TypeScript sources.
  *
@@ -20,6 +22,7 @@ import v8 from "node:v8"
 import vm from "node:vm"
 import { MINIMUM_NODE, nodeSupported } from "../domain/HealthCheck.js"
 import { cacheDirectory, cacheFile, ensurePrivateDirectory, readCache, writeCache } from "./CodeCache.js"
+import { collectWhenQuiet } from "./QuietCollect.js"
 
 /** The bundle evaluates to this function: CommonJS's module wrapper, written out by the bundler. */
 type Entry = (
@@ -52,6 +55,8 @@ v8.setFlagsFromString("--heap-growing-percent=10")
 // steady load, no latency outside the spread between runs. (--max-semi-space-size would do nothing
 // here: V8 reads it only at start; the growth factor it reads at each growth.)
 v8.setFlagsFromString("--semi-space-growth-factor=1")
+// The garbage of a burst goes back once the process is quiet, not 8 s or more later (QuietCollect.ts).
+collectWhenQuiet()
 
 /** Compiled by Node's module loader, which registers the bundle's source map. */
 const compileWithSourceMaps = (file: string, source: string): Entry => {
