@@ -50,13 +50,31 @@ export interface LogEntry {
   readonly suspended: string | null
 }
 
+/** A time not known: the smallest small integer, so that every time field stays one (a NaN would box them all). */
+const UNKNOWN_MS = -(2 ** 31)
+
+/**
+ * The log's first known time, shared by its entries (one number, not a boxed copy in each); null
+ * until a time is known. Set once: an entry's offset always means the same instant.
+ */
+interface Clock {
+  base: number | null
+}
+
+/** `at` as an offset from the clock, which it sets when it has no time yet. */
+const offset = (clock: Clock, at: number | null): number => {
+  if (at === null) return UNKNOWN_MS
+  clock.base ??= at
+  return at - clock.base
+}
+
 /** A kept entry: what LogEntry says, in numbers and shared strings; positions and times on demand. */
 class Kept implements LogEntry {
   status: EntryStatus = "running"
   exitCode: number | null = null
   unavailable: string | null
   suspended: string | null = null
-  /** startedAt and finishedAt, as offsets from the log's `base` (small integers, not boxed numbers; NaN: not known). */
+  /** startedAt and finishedAt, as offsets from the log's clock (small integers, not boxed numbers; UNKNOWN_MS: not known). */
   private readonly startedMs: number
   private finishedMs = 0
   /** start and end as numbers (-1: not known), not Spot objects. */
@@ -74,10 +92,10 @@ class Kept implements LogEntry {
     readonly cwd: string | null,
     public command: string | null,
     at: Spot | null,
-    private readonly base: number,
+    private readonly clock: Clock,
     now: number | null
   ) {
-    this.startedMs = now === null ? Number.NaN : now - base
+    this.startedMs = offset(clock, now)
     this.startLine = at === null ? -1 : at.line
     this.startCol = at === null ? -1 : at.col
     this.unavailable =
@@ -88,11 +106,13 @@ class Kept implements LogEntry {
     return `${this.life}.${this.number}`
   }
   get startedAt(): number | null {
-    return Number.isNaN(this.startedMs) ? null : this.base + this.startedMs
+    return this.startedMs === UNKNOWN_MS ? null : this.clock.base! + this.startedMs
   }
-  /** Only `finish` ends an entry, and it always sets the time (NaN when not known). */
+  /** Only `finish` ends an entry, and it always sets the time (UNKNOWN_MS when not known). */
   get finishedAt(): number | null {
-    return this.status === "running" || Number.isNaN(this.finishedMs) ? null : this.base + this.finishedMs
+    return this.status === "running" || this.finishedMs === UNKNOWN_MS
+      ? null
+      : this.clock.base! + this.finishedMs
   }
   get start(): Spot | null {
     return this.startLine < 0 ? null : { line: this.startLine, col: this.startCol }
@@ -104,7 +124,7 @@ class Kept implements LogEntry {
   finish(status: EntryStatus, exitCode: number | null, at: Spot | null, now: number | null): void {
     this.status = status
     this.exitCode = exitCode
-    this.finishedMs = now === null ? Number.NaN : now - this.base
+    this.finishedMs = offset(this.clock, now)
     this.endLine = at === null ? -1 : at.line
     this.endCol = at === null ? -1 : at.col
     if (at === null) this.unavailable ??= "TermPilot did not know where the pane's cursor was when it ended"
@@ -123,8 +143,8 @@ export const rowsBetween = (start: Spot, end: Spot): number =>
 
 export class CommandLog {
   private readonly entries: Array<Kept> = []
-  /** The first entry's time: every entry's times are kept as offsets from it. */
-  private base: number | null = null
+  /** The first time known: every entry's times are kept as offsets from it. */
+  private readonly clock: Clock = { base: null }
   private count = 0
   /** Per shell: the number of the newest entry when its last counted mark came. */
   private readonly lastMark = new Map<string, number>()
@@ -169,7 +189,6 @@ export class CommandLog {
   ): void {
     if (this.entries.some((e) => e.shell === shell && e.seq === seq)) return
     const last = this.entries.at(-1)
-    this.base ??= now
     this.entries.push(
       new Kept(
         this.life,
@@ -178,9 +197,9 @@ export class CommandLog {
         seq,
         promptId,
         cwd !== null && cwd === last?.cwd ? last.cwd : cwd,
-        command,
+        command !== null && command === last?.command ? last.command : command,
         at,
-        this.base,
+        this.clock,
         now
       )
     )
@@ -195,7 +214,6 @@ export class CommandLog {
    */
   earlier(shell: string, command: EarlierCommand): void {
     if (this.entries.length > 0) return
-    this.base ??= command.finishedAt ?? command.startedAt ?? 0
     const kept = new Kept(
       this.life,
       ++this.count,
@@ -205,7 +223,7 @@ export class CommandLog {
       command.cwd,
       command.command,
       null,
-      this.base,
+      this.clock,
       command.startedAt
     )
     kept.finish("finished", command.exitCode, null, command.finishedAt)

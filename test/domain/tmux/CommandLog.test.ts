@@ -18,6 +18,28 @@ describe("CommandLog", () => {
     expect(log.all[0]).toMatchObject({ status: "finished", exitCode: 2, end: at(15), finishedAt: 2_000 })
   })
 
+  it("keeps times exactly, before and after the first entry's, and says null for a time not known", () => {
+    const log = new CommandLog("t")
+    const earlier = { seq: 3, exitCode: 1, cwd: null, command: "make" }
+    log.earlier("sh1", { ...earlier, startedAt: 1_796_400_000_123, finishedAt: 1_796_400_004_000 })
+    log.started("sh1", 4, null, at(1), null, 1_796_400_009_999)
+    log.marked("sh1", 4, true, 0, at(2), 1_796_400_010_500)
+    log.started("sh1", 5, null, at(3), null, 1_796_400_011_000)
+    log.marked("sh1", 6, false, null, at(4), 1_796_400_012_000)
+    expect(log.all.map((e) => [e.startedAt, e.finishedAt])).toEqual([
+      [1_796_400_000_123, 1_796_400_004_000],
+      [1_796_400_009_999, 1_796_400_010_500],
+      [1_796_400_011_000, 1_796_400_012_000]
+    ])
+    const unknown = new CommandLog("u")
+    unknown.earlier("sh1", { ...earlier, startedAt: null, finishedAt: null })
+    expect(unknown.all[0]).toMatchObject({ startedAt: null, finishedAt: null, status: "finished", exitCode: 1 })
+    const fish = new CommandLog("f")
+    fish.earlier("sh1", { ...earlier, startedAt: null, finishedAt: null })
+    fish.started("sh1", 4, null, at(1), null, 5_000)
+    expect(fish.all[1]).toMatchObject({ startedAt: 5_000, finishedAt: null, status: "running" })
+  })
+
   it("a D of an older prompt of the same shell, or another shell's D without a status, ends nothing", () => {
     const log = new CommandLog("t")
     log.started("sh1", 4, null, at(1), null, 0)
