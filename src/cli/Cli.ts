@@ -6,6 +6,7 @@
  * `--version` prints the bare version; a command line that does not parse gets one line per
  * problem on stderr (nothing on stdout, exit code 1), worded as @effect/cli did where it can be.
  */
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Console, Effect, Layer } from "effect"
 import { CliConfig, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { packageVersion } from "../installation/PackageRoot.js"
@@ -128,7 +129,9 @@ const presentation = Effect.map(colourStreams, (colour) => {
 export const runCli = (argv: ReadonlyArray<string>) =>
   Command.runWith(termpilot, { version: packageVersion() })(argv.slice(2)).pipe(
     Effect.provide(Layer.unwrap(presentation)),
-    exitCodeOnCliExit
+    exitCodeOnCliExit,
+    // Node's services for the subcommands (the plain server needs fewer: MainLive's ServerPlatform).
+    Effect.provide(NodeServices.layer)
   )
 
 /** A failure the command line has already reported to the user (a parse or validation error). */

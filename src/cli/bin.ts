@@ -7,10 +7,10 @@
  * subcommands; every other command line loads them (Cli.ts) on demand.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Config, Console, Effect, Schema, SchemaIssue } from "effect"
 import { ConfigFileError } from "../domain/ConfigFile.js"
 import { StderrLogging } from "../layers/app/Logging.js"
+import { ServerPlatform } from "../layers/app/MainLive.js"
 import { withColourPolicy } from "./Colour.js"
 import { runServer, serverOnlyArgs } from "./RunServer.js"
 
@@ -63,7 +63,7 @@ const finish = <A, E, R>(program: Effect.Effect<A, E, R>, reported: (error: unkn
 const serverFlags = serverOnlyArgs(process.argv.slice(2))
 const program =
   serverFlags !== undefined
-    ? finish(runServer(serverFlags), () => false)
+    ? finish(runServer(serverFlags), () => false).pipe(Effect.provide(ServerPlatform))
     : Effect.flatMap(
         Effect.promise(() => import("./Cli.js")),
         ({ runCli, reportedByCli }) => finish(runCli(process.argv), reportedByCli)
@@ -71,7 +71,6 @@ const program =
 
 program.pipe(
   withColourPolicy,
-  Effect.provide(NodeServices.layer),
   Effect.provide(StderrLogging),
   NodeRuntime.runMain({ disableErrorReporting: true })
 )

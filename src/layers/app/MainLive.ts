@@ -3,8 +3,12 @@
  * file), the terminal backend (Terminal + CommandRunner), what the tools apply to what they return
  * (ToolSettings), and the audit trail, on the Node platform. Logging is provided once, around the
  * whole program, by the bin entry (see Logging.ts).
+ *
+ * The server needs only Node's file system and paths (ServerPlatform): the rest of NodeServices
+ * (its Terminal loads `node:readline`, ~0.7 MB of RSS) is for the command line's subcommands.
  */
-import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../services/AppConfig.js"
 import { ToolSettings } from "../../services/ToolSettings.js"
@@ -32,15 +36,18 @@ const AuditFromConfig = Layer.unwrap(
   )
 )
 
+/** The Node services the server uses. */
+export const ServerPlatform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
+
 /** Everything the server runs on, for a given configuration (tests pass their own). */
 export const mainLayerWith = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Layer.mergeAll(BackendLive, ToolSettingsLive, AuditFromConfig).pipe(
     Layer.provideMerge(config),
-    Layer.provide(NodeServices.layer)
+    Layer.provide(ServerPlatform)
   )
 
 /** Everything `termpilot` serves with; `options` carries what the command line forces. */
 export const mainLive = (options: AppConfigOptions = {}) =>
-  mainLayerWith(appConfigLayer(options).pipe(Layer.provide(NodeServices.layer)))
+  mainLayerWith(appConfigLayer(options).pipe(Layer.provide(ServerPlatform)))
 
 export const MainLive = mainLive()
