@@ -33,7 +33,12 @@ describe("CommandLog", () => {
     ])
     const unknown = new CommandLog("u")
     unknown.earlier("sh1", { ...earlier, startedAt: null, finishedAt: null })
-    expect(unknown.all[0]).toMatchObject({ startedAt: null, finishedAt: null, status: "finished", exitCode: 1 })
+    expect(unknown.all[0]).toMatchObject({
+      startedAt: null,
+      finishedAt: null,
+      status: "finished",
+      exitCode: 1
+    })
     const fish = new CommandLog("f")
     fish.earlier("sh1", { ...earlier, startedAt: null, finishedAt: null })
     fish.started("sh1", 4, null, at(1), null, 5_000)
