@@ -10,7 +10,6 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Config, Console, Effect, Schema, SchemaIssue } from "effect"
 import { ConfigFileError } from "../domain/ConfigFile.js"
 import { StderrLogging } from "../layers/app/Logging.js"
-import { ServerPlatform } from "../layers/app/MainLive.js"
 import { withColourPolicy } from "./Colour.js"
 import { runServer, serverOnlyArgs } from "./RunServer.js"
 
@@ -63,7 +62,7 @@ const finish = <A, E, R>(program: Effect.Effect<A, E, R>, reported: (error: unkn
 const serverFlags = serverOnlyArgs(process.argv.slice(2))
 const program =
   serverFlags !== undefined
-    ? finish(runServer(serverFlags), () => false).pipe(Effect.provide(ServerPlatform))
+    ? finish(runServer(serverFlags), () => false)
     : Effect.flatMap(
         Effect.promise(() => import("./Cli.js")),
         ({ runCli, reportedByCli }) => finish(runCli(process.argv), reportedByCli)

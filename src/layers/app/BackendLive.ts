@@ -86,6 +86,7 @@ const iterm2Part = (load: Effect.Effect<Iterm2Services>) =>
         "iterm2_unavailable",
         `iTerm2 is not running or its Python API is off (no API socket at ${iterm2.socketPath}).`
       ),
+      // `listing` is optional on a Terminal: the built one may have none, so it goes through listingOf.
       terminal: { ...onFirstUse(terminal, terminalMembers), listing: Effect.flatMap(terminal, listingOf) },
       tracker: onFirstUse(Effect.map(load, Context.get(PromptTracker)), { watch: "function" })
     }

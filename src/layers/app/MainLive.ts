@@ -37,7 +37,7 @@ const AuditFromConfig = Layer.unwrap(
 )
 
 /** The Node services the server uses. */
-export const ServerPlatform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
+const ServerPlatform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
 /** Everything the server runs on, for a given configuration (tests pass their own). */
 export const mainLayerWith = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>

@@ -182,11 +182,7 @@ export const approvalGate = (
       case "Done": {
         const asked = waited.value
         if (Result.isFailure(asked)) {
-          if (asked.failure.inputRequired)
-            return yield* end(
-              "input_required",
-              "the question went back to the client in an input_required result"
-            )
+          if (asked.failure.inputRequired) return yield* end("input_required", asked.failure.reason)
           const noDialog = config.askIn === "auto" ? `${name} has no approval dialog (elicitation), and ` : ""
           return yield* end("unavailable", `${noDialog}${asked.failure.reason}`)
         }
