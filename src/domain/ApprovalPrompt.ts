@@ -118,7 +118,7 @@ export const approvalMessage = (spec: PromptSpec, visible: Visible = asIs): stri
   const label = (value: string | null) => quoteLabel(value, visible)
   const t = spec.target
   const unusual = unusualCharacters(spec.shown)
-  const named = visible === asIs ? [] : unusual.length === 0 ? [] : ["(written here as <U+XXXX>)"]
+  const named = visible !== asIs && unusual.length > 0 ? ["(written here as <U+XXXX>)"] : []
   const lines = [
     `TermPilot asks before it types into your terminal (${spec.reason}).`,
     "",

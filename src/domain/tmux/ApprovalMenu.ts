@@ -8,7 +8,7 @@
  * menu closes for any reason, unlocks it, which fails unless the person chose "Allow once". The
  * script reaches tmux on a client's stdin (`source-file -`), never in an argument. Pure.
  */
-import { askedBy } from "../ApprovalPrompt.js"
+import { askedBy, nameNonAscii } from "../ApprovalPrompt.js"
 import { formatOf, parseFields } from "./PaneFormat.js"
 
 /** The marks the approval text itself uses; every other character outside printable ASCII is named. */
@@ -16,12 +16,7 @@ const OWN_MARKS = new Set(["»", "«", "…", "→", "↳"])
 
 /** Text that a menu draws as it is: printable ASCII and the text's own marks, all one cell wide. */
 export const menuSafe = (text: string): string =>
-  Array.from(text, (ch) => {
-    const cp = ch.codePointAt(0) ?? 0
-    return (cp >= 0x20 && cp <= 0x7e) || OWN_MARKS.has(ch)
-      ? ch
-      : `<U+${cp.toString(16).toUpperCase().padStart(4, "0")}>`
-  }).join("")
+  Array.from(text, (ch) => (OWN_MARKS.has(ch) ? ch : nameNonAscii(ch))).join("")
 
 /** Where a line longer than `width` is cut: after its last space that fits for prose, else at `width`. */
 const cutAt = (chars: ReadonlyArray<string>, width: number, prose: boolean): number => {
