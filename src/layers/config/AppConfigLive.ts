@@ -49,6 +49,16 @@ const invalidData = (name: string, value: unknown, message: string): Config.Conf
     new Schema.SchemaError(new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message }, value)))
   )
 
+/** A setting that must be one of `choices`: undefined when unset or blank, else a ConfigError naming them. */
+const choiceEnv = <A extends string>(name: string, choices: ReadonlyArray<A>) =>
+  Effect.gen(function* () {
+    const value = Option.getOrUndefined(yield* nonBlank(name))
+    if (value === undefined) return undefined
+    const chosen = choices.find((choice) => choice === value)
+    if (chosen !== undefined) return chosen
+    return yield* Effect.fail(invalidData(name, value, `${name} must be one of ${choices.join(", ")}`))
+  })
+
 export interface AppConfigOptions {
   /** `--read-only` from the command line: forces read-only mode whatever the file says. */
   readonly readOnly?: boolean
@@ -57,9 +67,6 @@ export interface AppConfigOptions {
   /** `--approval-ask-in`: wins over TERMPILOT_APPROVAL_ASK_IN and the file's approval.askIn. */
   readonly approvalAskIn?: ApprovalAskIn
 }
-
-const isPolicyName = Schema.is(PolicyName)
-const isAskIn = Schema.is(AskIn)
 
 /**
  * Reads the environment and the optional config file once, when the layer is built; fails with a
@@ -111,17 +118,9 @@ export const appConfigLayer = (options: AppConfigOptions = {}) =>
         )
       )
       const toolDeadlineMs = Option.getOrElse(deadlineEnv, () => loaded.config.toolDeadlineMs)
-      const approvalEnv = Option.getOrUndefined(yield* nonBlank("TERMPILOT_APPROVAL"))
-      if (approvalEnv !== undefined && !isPolicyName(approvalEnv)) {
-        const why = "TERMPILOT_APPROVAL must be one of never, risky, always"
-        return yield* Effect.fail(invalidData("TERMPILOT_APPROVAL", approvalEnv, why))
-      }
+      const approvalEnv = yield* choiceEnv("TERMPILOT_APPROVAL", PolicyName.literals)
       const policy = options.approval ?? approvalEnv ?? loaded.config.approval.policy
-      const askInEnv = Option.getOrUndefined(yield* nonBlank("TERMPILOT_APPROVAL_ASK_IN"))
-      if (askInEnv !== undefined && !isAskIn(askInEnv)) {
-        const why = "TERMPILOT_APPROVAL_ASK_IN must be one of client, terminal, auto"
-        return yield* Effect.fail(invalidData("TERMPILOT_APPROVAL_ASK_IN", askInEnv, why))
-      }
+      const askInEnv = yield* choiceEnv("TERMPILOT_APPROVAL_ASK_IN", AskIn.literals)
       const askIn = options.approvalAskIn ?? askInEnv ?? loaded.config.approval.askIn
       const approval = { ...loaded.config.approval, policy, askIn }
       return {
